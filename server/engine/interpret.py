@@ -1,0 +1,506 @@
+"""The declaration / chips interpreter: what a gesture becomes under a profile's rules.
+
+Two input channels, as at a live table: what the player *says* (:class:`Say`) and the chips
+they *push* in one motion. This module only reads the hand's state and returns a
+:class:`Decision` (or raises :class:`RuleError`); :class:`~server.engine.hand.Hand` applies it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .commands import Form, Say, Verb
+from .errors import ErrorCode, RuleError
+from .profile import (
+    Abbreviated,
+    AmountOnlyUndercall,
+    MultipleChips,
+    OpenFold,
+    OutOfTurn,
+    PlusForm,
+    PotDeclaration,
+    Profile,
+    SingleChipRaise,
+    UndersizedChip,
+)
+
+__all__ = ["Decision", "Interpreter", "Kind", "OotOutcome", "OotRecord"]
+
+MAX_CHIPS_PER_MOTION = 200
+
+
+class Kind(Enum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    RAISE = "raise"
+    PEND_RAISE = "pend_raise"
+    """A bet or raise was declared; its amount is still to come (cdc 9.3, tda 38-B)."""
+    PEND_CHECK = "pend_check"
+    """Check facing a bet: the player must call or fold, no raise (cdc 9.4)."""
+    PEND_COMMIT = "pend_commit"
+    """An undersized chip goes in; the player must call or fold (cdc 9.12)."""
+
+
+@dataclass(slots=True)
+class Decision:
+    kind: Kind
+    to: int = 0
+    rule: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OotRecord:
+    say: Say | None
+    chips: tuple[int, ...] | None
+    cb: int
+    """The bet to match when the gesture was made: if it changed, the action changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class OotOutcome:
+    decision: Decision | None
+    status: str = "released"
+    note: str = ""
+    no_raise: bool = False
+    commit: int = 0
+
+
+_RAISE_VERBS = (Verb.BET, Verb.RAISE, Verb.POT)
+
+
+class Interpreter:
+    """Mixin of :class:`~server.engine.hand.Hand`: the rules of verbal declarations and chips."""
+
+    profile: Profile
+    names: list[str]
+    stack: list[int]
+    committed: list[int]
+    contrib: list[int]
+    folded: list[bool]
+    no_raise: list[bool]
+    denominations: tuple[int, ...]
+    cb: int
+    bb: int
+    dead_money: int
+
+    def min_to(self) -> int:
+        raise NotImplementedError
+
+    def can_raise(self, i: int) -> bool:
+        raise NotImplementedError
+
+    def others_can_act(self, i: int) -> bool:
+        raise NotImplementedError
+
+    def live(self) -> list[int]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ validation
+
+    def check_gesture(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> None:
+        """Refuse malformed gestures (wrong chips, bad amounts) before any rule applies."""
+        if say is None and not chips:
+            raise RuleError(ErrorCode.EMPTY_GESTURE, "say something or push chips")
+        if say is not None:
+            if not isinstance(say.verb, Verb):
+                raise RuleError(ErrorCode.BAD_VERB, f"unknown verb {say.verb!r}")
+            if not isinstance(say.form, Form):
+                raise RuleError(ErrorCode.BAD_VERB, f"unknown form {say.form!r}")
+            amount = say.amount
+            if amount is not None and (
+                not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0
+            ):
+                raise RuleError(ErrorCode.BAD_AMOUNT, "an amount must be a positive integer")
+            if say.verb is Verb.AMOUNT and amount is None:
+                raise RuleError(ErrorCode.BAD_AMOUNT, "a bare amount needs a number")
+        if chips:
+            if len(chips) > MAX_CHIPS_PER_MOTION:
+                raise RuleError(ErrorCode.BAD_CHIPS, "too many chips in one motion")
+            denominations = self.denominations
+            for chip in chips:
+                if chip not in denominations or isinstance(chip, bool):
+                    raise RuleError(ErrorCode.BAD_CHIPS, f"no chip of value {chip!r} in play")
+            if sum(chips) > self.stack[i]:
+                raise RuleError(ErrorCode.BAD_CHIPS, "more chips than the player has")
+
+    # ------------------------------------------------------------------ amounts
+
+    def amount_to(self, i: int, say: Say) -> int:
+        """The total a spoken amount stands for (cdc 9.1, tda 43-B, tda 52, fpc 18-3)."""
+        amount = say.amount
+        assert amount is not None
+        p = self.profile
+        if say.form is Form.PLUS:
+            if p.plus_form is PlusForm.INCREMENT:
+                return self.cb + amount  # tda 43-B: "plus 4000" = 4000 more
+            return amount  # cdc 9.1, fpc 18-3: "plus 4000" = to 4000
+        if say.form is Form.ABBREVIATED:
+            hundreds, thousands = amount * 100, amount * 1000
+            if p.abbreviated is Abbreviated.POT:
+                # cdc 9.1: "5" is 5 with chips of 5 in play, else by the size of the pot
+                if amount in self.denominations:
+                    return amount
+                pot = sum(self.contrib) + self.dead_money
+                return thousands if pot >= thousands else hundreds
+            return hundreds  # tda 52, fpc 18-3: the smallest reading
+        return amount
+
+    # ------------------------------------------------------------------ decisions
+
+    def interpret(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
+        """What the gesture of the player in turn becomes. Reads state only."""
+        if self.no_raise[i]:
+            return self._call_or_fold_only(i, say, chips)
+        if say is not None:
+            return self._declared(i, say, chips)
+        assert chips
+        return self._silent_chips(i, chips)
+
+    def complete_pending(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
+        """The amount of a raise announced without one (cdc 9.4: chips are all the raise)."""
+        p = self.profile
+        if say is not None and say.verb in (Verb.FOLD, Verb.CHECK, Verb.CALL):
+            raise RuleError(
+                ErrorCode.DECLARATION_BINDS,
+                "a raise was announced: it must be completed",
+                p.cite("verbal"),
+            )
+        if say is not None and say.verb is Verb.ALLIN:
+            return self._allin(i, declared=True)
+        if say is not None and say.amount is not None:
+            return self._declared_to(i, self.amount_to(i, say), p.cite("verbal"))
+        if chips:
+            return self._declared_to(i, self._declared_chips_to(i, chips), p.cite("verbal"))
+        raise RuleError(
+            ErrorCode.BAD_AMOUNT, "the amount of the raise is awaited", p.cite("pending")
+        )
+
+    def _call_or_fold_only(
+        self, i: int, say: Say | None, chips: tuple[int, ...] | None
+    ) -> Decision:
+        p = self.profile
+        facing = self.cb - self.committed[i]
+        if say is not None:
+            if say.verb is Verb.FOLD:
+                return Decision(Kind.FOLD)
+            if say.verb is Verb.CALL or (say.verb is Verb.ALLIN and self.stack[i] <= facing):
+                return Decision(Kind.CALL, rule=p.cite("verbal"))
+            if say.verb is Verb.CHECK and facing <= 0:
+                return Decision(Kind.CHECK)
+            raise RuleError(
+                ErrorCode.RAISE_NOT_ALLOWED,
+                "only call or fold is possible now",
+                p.cite("check_facing_bet"),
+            )
+        # chips: whatever was pushed, the only action left is the call
+        return Decision(
+            Kind.CALL,
+            rule=p.cite("undersized_chip"),
+            note="call or fold only: chips taken as a call",
+        )
+
+    def _declared(self, i: int, say: Say, chips: tuple[int, ...] | None) -> Decision:
+        p = self.profile
+        verb = say.verb
+        facing = self.cb - self.committed[i]
+        if verb is Verb.FOLD:
+            if facing <= 0:
+                if p.open_fold is OpenFold.REFUSED:
+                    raise RuleError(
+                        ErrorCode.FOLD_WHEN_CHECK,
+                        "folding is not permitted while a check is possible",
+                        p.cite("open_fold"),
+                    )
+                return Decision(
+                    Kind.FOLD,
+                    rule=p.cite("open_fold"),
+                    note="fold when a check was possible: binding, penalised",
+                )
+            return Decision(Kind.FOLD)
+        if verb is Verb.CHECK:
+            if facing <= 0:
+                return Decision(Kind.CHECK)
+            return Decision(
+                Kind.PEND_CHECK,
+                rule=p.cite("check_facing_bet"),
+                note="check facing a bet: call or fold, no raise",
+            )
+        if verb is Verb.CALL:
+            if facing <= 0:
+                return Decision(
+                    Kind.CHECK,
+                    rule=p.cite("call_no_bet"),
+                    note="call with no bet to call is a check",
+                )
+            note = ""
+            if chips and sum(chips) != min(facing, self.stack[i]):
+                note = "verbal call prevails over the chips pushed"
+            return Decision(Kind.CALL, rule=p.cite("verbal") if note else "", note=note)
+        if verb is Verb.ALLIN:
+            return self._allin(i, declared=True)
+        if verb is Verb.AMOUNT:
+            return self._silent_total(i, self.amount_to(i, say), amount_only=True)
+        # bet / raise / pot
+        if verb is Verb.POT and p.pot_declaration is PotDeclaration.VOID:
+            raise RuleError(
+                ErrorCode.VOID_DECLARATION,
+                "'pot' is not a valid declaration in no-limit: restate",
+                p.cite("pot"),
+            )
+        allin_to = self.committed[i] + self.stack[i]
+        if allin_to <= self.cb:
+            return Decision(
+                Kind.CALL, rule=p.cite("verbal"), note="not enough chips to raise: all-in call"
+            )
+        if not self.others_can_act(i):
+            return Decision(
+                Kind.CALL, rule=p.cite("verbal"), note="no opponent can call a raise: call"
+            )
+        if not self.can_raise(i):
+            raise RuleError(
+                ErrorCode.RAISE_NOT_ALLOWED,
+                "raise not allowed: the last raise was incomplete",
+                p.cite("blocked"),
+            )
+        if verb is not Verb.POT and say.amount is not None:
+            rule = {Form.PLUS: p.cite("total"), Form.ABBREVIATED: p.cite("abbreviated")}
+            return self._declared_to(i, self.amount_to(i, say), rule.get(say.form, ""))
+        if chips:
+            return self._declared_to(i, self._declared_chips_to(i, chips), p.cite("verbal"))
+        return Decision(
+            Kind.PEND_RAISE,
+            rule=p.cite("pot") if verb is Verb.POT else p.cite("pending"),
+            note="raise announced: amount to follow",
+        )
+
+    def _declared_chips_to(self, i: int, chips: tuple[int, ...]) -> int:
+        """'Raise' said without amount, with chips: the chips are the whole bet (cdc 9.4/9.5);
+        one chip: its value (cdc 9.11, tda 45) or the minimum (fpc 18-2 variant)."""
+        if len(chips) == 1 and self.profile.single_chip_raise is SingleChipRaise.MIN_RAISE:
+            return self.min_to()
+        return self.committed[i] + sum(chips)
+
+    def _allin(self, i: int, declared: bool) -> Decision:
+        p = self.profile
+        allin_to = self.committed[i] + self.stack[i]
+        if allin_to <= self.cb:
+            return Decision(Kind.CALL, rule=p.cite("allin"))
+        if not self.others_can_act(i):
+            return Decision(
+                Kind.CALL, rule=p.cite("allin"), note="no opponent can call a raise: call"
+            )
+        if not self.can_raise(i):
+            if declared:
+                raise RuleError(
+                    ErrorCode.RAISE_NOT_ALLOWED,
+                    "raise not allowed: the last raise was incomplete",
+                    p.cite("blocked"),
+                )
+            return Decision(
+                Kind.CALL, rule=p.cite("blocked"), note="raise not allowed: call, change returned"
+            )
+        return Decision(Kind.RAISE, to=allin_to, rule=p.cite("allin"))
+
+    def _declared_to(self, i: int, to: int, rule: str) -> Decision:
+        """A declared bet or raise to ``to``: a short one is completed (cdc 9.10, ligue 6.13)."""
+        allin_to = self.committed[i] + self.stack[i]
+        min_to = self.min_to()
+        if to >= allin_to:
+            return Decision(Kind.RAISE, to=allin_to, rule=rule)
+        if to < min_to:
+            target = min(min_to, allin_to)
+            what = "bet" if self.cb == 0 else "raise"
+            key = "underbet" if self.cb == 0 else "fifty"
+            return Decision(
+                Kind.RAISE,
+                to=target,
+                rule=self.profile.cite(key),
+                note=f"declared {what} to {to} is short: completed to {target}",
+            )
+        return Decision(Kind.RAISE, to=to, rule=rule)
+
+    def _silent_chips(self, i: int, chips: tuple[int, ...]) -> Decision:
+        p = self.profile
+        pushed = sum(chips)
+        c = self.committed[i]
+        facing = self.cb - c
+        if pushed == self.stack[i]:
+            return self._allin(i, declared=False)
+        if facing <= 0:
+            if self.cb == 0:
+                # tda 45, fpc 18-22: facing no bet, chips (even one big chip) are a bet
+                to = c + pushed
+                if to < self.bb:
+                    return Decision(
+                        Kind.RAISE,
+                        to=min(self.bb, c + self.stack[i]),
+                        rule=p.cite("underbet"),
+                        note=f"bet below the big blind: aligned to {self.bb}",
+                    )
+                return Decision(Kind.RAISE, to=to)
+            return self._silent_total(i, c + pushed)
+        if len(chips) == 1:
+            chip = chips[0]
+            if chip >= facing:
+                note = f"single {chip} chip facing {facing}: call"
+                if chip > facing:
+                    note += f", change {chip - facing} returned"
+                return Decision(Kind.CALL, rule=p.cite("single_chip"), note=note)
+            return self._undersized_chip(i, chip)
+        if pushed < facing:
+            return self._undercall(i, amount_only=False)
+        mode = p.multiple_chips
+        smallest = min(chips)
+        applies = (mode is MultipleChips.IDENTICAL and len(set(chips)) == 1) or (
+            mode is MultipleChips.ANY
+        )
+        if applies and pushed - smallest < facing:
+            return Decision(
+                Kind.CALL,
+                rule=p.cite("multiple_chips"),
+                note=f"{len(chips)} chips facing {facing}: removing one leaves "
+                f"less than the call: call, change {pushed - facing} returned",
+            )
+        return self._silent_total(i, c + pushed)
+
+    def _undersized_chip(self, i: int, chip: int) -> Decision:
+        p = self.profile
+        mode = p.undersized_chip
+        heads_up = len(self.live()) == 2
+        if mode is UndersizedChip.COMPLETE or (
+            mode is UndersizedChip.HEADS_UP_COMPLETE and heads_up
+        ):
+            return Decision(
+                Kind.CALL,
+                rule=p.cite("undersized_chip"),
+                note=f"single {chip} chip below the call: a call, completed",
+            )
+        return Decision(
+            Kind.PEND_COMMIT,
+            to=self.committed[i] + chip,
+            rule=p.cite("undersized_chip"),
+            note=f"single {chip} chip below the call is committed: call or fold",
+        )
+
+    def _undercall(self, i: int, amount_only: bool) -> Decision:
+        p = self.profile
+        if amount_only and p.amount_only_undercall is AmountOnlyUndercall.VOID:
+            raise RuleError(
+                ErrorCode.VOID_DECLARATION,
+                "an amount below the call said alone is void: restate",
+                p.cite("raise_methods"),
+            )
+        # cdc 9.10, tda 39-B: heads-up or facing the opening bet it must be completed;
+        # otherwise the director decides, and the default completes it too.
+        return Decision(Kind.CALL, rule=p.cite("undercall"), note="undercall: completed to a call")
+
+    def _silent_total(self, i: int, to: int, amount_only: bool = False) -> Decision:
+        """Chips (or an amount said alone, tda 37-C) with no declared action: the 50 % rule
+        (cdc 9.6, tda 43-A, ligue 6.10-c, casino "fausse relance", fpc 18-16)."""
+        p = self.profile
+        c = self.committed[i]
+        cb = self.cb
+        allin_to = c + self.stack[i]
+        if cb == 0:
+            if to < self.bb:
+                if to <= c:
+                    return Decision(Kind.CHECK)
+                return Decision(
+                    Kind.RAISE,
+                    to=min(self.bb, allin_to),
+                    rule=p.cite("underbet"),
+                    note=f"bet below the big blind: aligned to {self.bb}",
+                )
+            return Decision(Kind.RAISE, to=min(to, allin_to))
+        if to < cb:
+            return self._undercall(i, amount_only)
+        if to == cb:
+            return Decision(Kind.CALL) if cb > c else Decision(Kind.CHECK)
+        if to >= allin_to:
+            return self._allin(i, declared=False)
+        if not self.others_can_act(i) or not self.can_raise(i):
+            kind = Kind.CALL if cb > c else Kind.CHECK
+            return Decision(
+                kind, rule=p.cite("blocked"), note="raise not allowed here: call, change returned"
+            )
+        min_to = self.min_to()
+        if to >= min_to:
+            return Decision(Kind.RAISE, to=to)
+        if 2 * (to - cb) >= min_to - cb:
+            target = min(min_to, allin_to)
+            return Decision(
+                Kind.RAISE,
+                to=target,
+                rule=p.cite("fifty"),
+                note=f"{to} is at least half a raise: completed to {target}",
+            )
+        kind = Kind.CALL if cb > c else Kind.CHECK
+        return Decision(
+            kind,
+            rule=p.cite("fifty"),
+            note=f"{to} is less than half a raise: {kind.value}, change returned",
+        )
+
+    # ------------------------------------------------------------------ out of turn
+
+    def resolve_oot(self, i: int, record: OotRecord) -> OotOutcome:
+        """An out-of-turn gesture when the player's turn comes (cdc 9.3, tda 40-A, fpc 18-4;
+        casino and ligue 6.14 variants)."""
+        p = self.profile
+        unchanged = self.cb == record.cb
+        mode = p.out_of_turn
+        if mode is OutOfTurn.LIGUE:
+            announced = self._announced_to(i, record)
+            if unchanged:
+                if announced > self.cb and self.cb <= self.committed[i]:
+                    return OotOutcome(
+                        Decision(Kind.CHECK, rule=p.cite("oot")),
+                        note="the player in turn checked: the offender may only check",
+                    )
+            elif self.cb <= announced:
+                return OotOutcome(
+                    None,
+                    status="released",
+                    no_raise=True,
+                    note="bet no more than announced: call or fold",
+                )
+            else:
+                return OotOutcome(
+                    None, status="released", note="bet more than announced: every option"
+                )
+        if not unchanged:
+            if mode is OutOfTurn.CASINO:
+                commit = min(sum(record.chips or ()), self.cb - self.committed[i], self.stack[i])
+                return OotOutcome(
+                    None,
+                    status="released",
+                    no_raise=True,
+                    commit=commit,
+                    note="a raise came before: call or fold only; chips committed",
+                )
+            return OotOutcome(
+                None,
+                status="released",
+                note="the action changed: the player gets every option back",
+            )
+        try:
+            decision = self.interpret(i, record.say, record.chips)
+        except RuleError as exc:
+            return OotOutcome(None, status="discarded", note=exc.message)
+        if decision.kind is Kind.PEND_RAISE or decision.kind is Kind.PEND_CHECK:
+            return OotOutcome(None, status="discarded", note="incomplete declaration")
+        return OotOutcome(decision, status="bound", note="the action has not changed: binding")
+
+    def _announced_to(self, i: int, record: OotRecord) -> int:
+        say = record.say
+        if say is not None:
+            if say.verb in (Verb.CALL, Verb.CHECK, Verb.FOLD):
+                return record.cb
+            if say.verb is Verb.ALLIN:
+                return self.committed[i] + self.stack[i]
+            if say.amount is not None:
+                return self.amount_to(i, say)
+        return self.committed[i] + sum(record.chips or ())

@@ -1,0 +1,322 @@
+"""Replay a hand scenario from JSON (shared/specs/scenario-format.md — a stable contract).
+
+    python -m server.engine.replay SCENARIO.json
+    python -m server.engine.replay - < SCENARIO.json
+
+Prints one JSON document. Exit 0 when the scenario was read and played (refused inputs are
+reported in the output), 2 with a one-line message on stderr when the file is malformed.
+
+Extension (documented in docs/replay.md): a player may carry ``"dead": true`` (dealt a dead
+hand: absent at the deal or serving a penalty, cdc 4.1 / 11.1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import card_name, parse_card
+from .commands import Act, Form, Muck, Say, Show, Verb
+from .errors import RuleError, SetupError
+from .events import Acted, Event, OutOfTurn, Pending
+from .hand import Hand
+from .profile import PROFILE_IDS, load_profile
+from .setup import DEFAULT_DENOMINATIONS, AnteFormat, Blinds, HandSetup, SeatSetup
+
+__all__ = ["ScenarioError", "event_to_dict", "main", "run_scenario"]
+
+_TOP = {
+    "profile",
+    "blinds",
+    "denominations",
+    "players",
+    "button",
+    "big_blind",
+    "hole",
+    "board",
+    "inputs",
+}
+_BLINDS = {"sb", "bb", "ante", "ante_format"}
+_PLAYER = {"name", "seat", "stack", "dead"}
+_INPUT = {"player", "say", "chips", "show", "muck", "time"}
+_SAY = {"verb", "amount", "form"}
+
+
+class ScenarioError(ValueError):
+    """The scenario file itself is malformed (exit status 2)."""
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise ScenarioError(message)
+
+
+def _int(value: Any, what: str, minimum: int = 0) -> int:
+    _need(
+        isinstance(value, int) and not isinstance(value, bool) and value >= minimum,
+        f"{what} must be an integer >= {minimum}",
+    )
+    return int(value)
+
+
+def _keys(obj: Any, allowed: set[str], what: str) -> Mapping[str, Any]:
+    _need(isinstance(obj, dict), f"{what} must be an object")
+    unknown = set(obj) - allowed
+    _need(not unknown, f"unknown field(s) in {what}: {', '.join(sorted(unknown))}")
+    return obj  # type: ignore[no-any-return]
+
+
+def _cards(values: Any, what: str) -> list[int]:
+    _need(isinstance(values, list), f"{what} must be a list of cards")
+    try:
+        return [parse_card(v) for v in values]
+    except ValueError as exc:
+        raise ScenarioError(f"{what}: {exc}") from None
+
+
+def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
+    """Parse the scenario's set-up part. Raises ScenarioError."""
+    top = _keys(data, _TOP, "scenario")
+    for key in ("profile", "blinds", "players", "button"):
+        _need(key in top, f"missing field {key!r}")
+    _need(top["profile"] in PROFILE_IDS, f"unknown profile {top['profile']!r}")
+    profile = load_profile(top["profile"])
+    b = _keys(top["blinds"], _BLINDS, "blinds")
+    _need("sb" in b and "bb" in b, "blinds need sb and bb")
+    try:
+        ante_format = AnteFormat(b.get("ante_format", "none"))
+    except ValueError:
+        raise ScenarioError(f"unknown ante_format {b.get('ante_format')!r}") from None
+    blinds = Blinds(
+        sb=_int(b["sb"], "blinds.sb"),
+        bb=_int(b["bb"], "blinds.bb", 1),
+        ante=_int(b.get("ante", 0), "blinds.ante"),
+        ante_format=ante_format,
+    )
+    denominations = top.get("denominations", list(DEFAULT_DENOMINATIONS))
+    _need(isinstance(denominations, list) and len(denominations) > 0, "denominations: a list")
+    denoms = tuple(_int(d, "denomination", 1) for d in denominations)
+    _need(isinstance(top["players"], list), "players must be a list")
+    seats = []
+    for entry in top["players"]:
+        pl = _keys(entry, _PLAYER, "player")
+        _need(isinstance(pl.get("name"), str) and pl["name"] != "", "player name: a string")
+        dead = pl.get("dead", False)
+        _need(isinstance(dead, bool), "player dead: a boolean")
+        seats.append(
+            SeatSetup(
+                player=pl["name"],
+                seat=_int(pl.get("seat"), "seat"),
+                stack=_int(pl.get("stack"), "stack", 1),
+                dead=dead,
+            )
+        )
+    names = [s.player for s in seats]
+    hole_in = _keys(top.get("hole", {}), set(names), "hole")
+    hole: dict[str, list[int]] = {}
+    for name, cards in hole_in.items():
+        parsed = _cards(cards, f"hole[{name}]")
+        _need(len(parsed) <= 2, f"hole[{name}]: at most two cards")
+        hole[name] = parsed
+    board = _cards(top.get("board", []), "board")
+    _need(len(board) <= 5, "board: at most five cards")
+    used = [c for cs in hole.values() for c in cs] + board
+    _need(len(set(used)) == len(used), "a card is given twice")
+    rest = [c for c in range(52) if c not in set(used)]
+    (rng or random.Random()).shuffle(rest)  # "any card left unspecified is dealt at random"
+    for name in names:
+        cards = hole.setdefault(name, [])
+        while len(cards) < 2:
+            cards.append(rest.pop())
+    while len(board) < 5:
+        board.append(rest.pop())
+    big_blind = top.get("big_blind")
+    setup = HandSetup(
+        profile=profile,
+        blinds=blinds,
+        seats=tuple(seats),
+        button=_int(top["button"], "button"),
+        hole={name: (cs[0], cs[1]) for name, cs in hole.items()},
+        board=tuple(board),
+        denominations=denoms,
+        big_blind=None if big_blind is None else _int(big_blind, "big_blind"),
+    )
+    try:
+        setup.validate()
+    except SetupError as exc:
+        raise ScenarioError(f"impossible setup: {exc}") from None
+    return setup
+
+
+def _parse_input(entry: Any) -> tuple[str, Any]:
+    inp = _keys(entry, _INPUT, "input")
+    _need(isinstance(inp.get("player"), str), "input.player: a string")
+    player = inp["player"]
+    if inp.get("time"):
+        return "time", player
+    if inp.get("show"):
+        return "show", Show(player=player)
+    if inp.get("muck"):
+        return "muck", Muck(player=player)
+    say = None
+    if "say" in inp:
+        s = _keys(inp["say"], _SAY, "say")
+        try:
+            verb = Verb(str(s.get("verb")))
+            form = Form(s.get("form", "total"))
+        except ValueError:
+            raise ScenarioError(f"unknown verb or form in {s!r}") from None
+        amount = s.get("amount")
+        if amount is not None:
+            amount = _int(amount, "say.amount", 1)
+        say = Say(verb=verb, amount=amount, form=form)
+    chips = None
+    if "chips" in inp:
+        _need(isinstance(inp["chips"], list), "chips: a list of chip values")
+        chips = tuple(_int(c, "chip", 1) for c in inp["chips"])
+    return "act", Act(player=player, say=say, chips=chips)
+
+
+def _result(hand: Hand, player: str, events: list[Event]) -> dict[str, Any]:
+    i = hand.index[player]
+    mine = [e for e in events if getattr(e, "player", None) == player]
+    for cls in (Acted, Pending, OutOfTurn):
+        for e in mine:
+            if isinstance(e, cls):
+                if isinstance(e, Acted):
+                    out = {"action": e.action, "to": e.to, "added": e.added}
+                elif isinstance(e, Pending):
+                    out = {"action": "pending", "to": hand.committed[i], "added": e.added}
+                else:
+                    out = {
+                        "action": "pending",
+                        "to": hand.committed[i],
+                        "added": 0,
+                        "out_of_turn": True,
+                    }
+                return {"player": player, "accepted": True, **out, "rule": e.rule, "note": e.note}
+    return {
+        "player": player,
+        "accepted": True,
+        "action": "none",
+        "to": hand.committed[i],
+        "added": 0,
+        "rule": "",
+        "note": "",
+    }
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """A JSON-friendly view of an event (cards by name)."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        if f.name == "cards":
+            value = [card_name(c) for c in value]
+        elif f.name == "hands":
+            value = {p: [card_name(c) for c in cs] for p, cs in value}
+        elif f.name in ("stacks", "shares", "busted"):
+            value = [list(v) for v in value]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def run_scenario(data: Any, rng: random.Random | None = None) -> dict[str, Any]:
+    """Play a scenario (the spec's input object) and return the spec's output object."""
+    setup = build_setup(data, rng)
+    raw_inputs = data.get("inputs", [])
+    _need(isinstance(raw_inputs, list), "inputs must be a list")
+    inputs = [_parse_input(entry) for entry in raw_inputs]
+    hand = Hand(setup)
+    results: list[dict[str, Any]] = []
+    for kind, payload in inputs:
+        if kind == "time":
+            results.append(
+                {
+                    "player": payload,
+                    "accepted": True,
+                    "action": "time",
+                    "to": 0,
+                    "added": 0,
+                    "rule": "",
+                    "note": "clock call: ignored in replay",
+                }
+            )
+            continue
+        try:
+            if kind == "show":
+                hand.show(payload)
+                results.append({"player": payload.player, "accepted": True, "action": "show"})
+            elif kind == "muck":
+                hand.muck(payload)
+                results.append({"player": payload.player, "accepted": True, "action": "muck"})
+            else:
+                events = hand.act(payload)
+                results.append(_result(hand, payload.player, events))
+        except RuleError as exc:
+            results.append(
+                {
+                    "player": payload.player,
+                    "accepted": False,
+                    "error": exc.message,
+                    "code": exc.code.value,
+                    "rule": exc.rule,
+                }
+            )
+    hand.auto_showdown()
+    menu = hand.menu()
+    out: dict[str, Any] = {
+        "results": results,
+        "stacks": hand.stacks(),
+        "pots": [
+            {"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)}
+            for p in hand.pots()
+        ],
+        "finished": hand.finished,
+        "board": [card_name(c) for c in hand.board],
+        "events": [event_to_dict(e) for e in hand.events],
+    }
+    if menu is not None:
+        out["next"] = {
+            "player": menu.player,
+            "call": menu.call,
+            "min_raise_to": menu.min_raise_to,
+            "max_raise_to": menu.max_raise_to,
+            "can_raise": menu.can_raise,
+            "can_check": menu.can_check,
+            "can_fold": menu.can_fold,
+            "pending": menu.pending,
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m server.engine.replay SCENARIO.json | -", file=sys.stderr)
+        return 2
+    try:
+        if args[0] == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args[0], encoding="utf-8") as fh:
+                text = fh.read()
+        data = json.loads(text)
+        output = run_scenario(data)
+    except (OSError, json.JSONDecodeError, ScenarioError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"replay: {message}", file=sys.stderr)
+        return 2
+    json.dump(output, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
