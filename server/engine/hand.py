@@ -103,6 +103,10 @@ class Hand(Interpreter):
         self.folded = [s.dead for s in ordered]
         self.dead = [s.dead for s in ordered]
         self.allin = [False] * n
+        self.n_live = n - sum(self.dead)
+        """Players not folded (dead hands count as folded)."""
+        self.n_able = self.n_live
+        """Players not folded and not all-in: those who can still bet."""
         self.acted = [False] * n
         self.reopen_at = [0] * n
         self.no_raise = [False] * n
@@ -173,16 +177,21 @@ class Hand(Interpreter):
         self.stack[i] -= amount
         self.committed[i] += amount
         self.contrib[i] += amount
-        if self.stack[i] == 0:
-            self.allin[i] = True
+        if self.stack[i] == 0 and not self.allin[i]:
+            self._mark_allin(i)
         return amount
+
+    def _mark_allin(self, i: int) -> None:
+        self.allin[i] = True
+        if not self.folded[i]:
+            self.n_able -= 1
 
     def _post_ante_dead(self, i: int, amount: int) -> int:
         amount = min(amount, self.stack[i])
         self.stack[i] -= amount
         self.dead_money += amount
-        if self.stack[i] == 0:
-            self.allin[i] = True
+        if self.stack[i] == 0 and not self.allin[i]:
+            self._mark_allin(i)
         return amount
 
     def _post_and_deal(self) -> None:
@@ -292,8 +301,10 @@ class Hand(Interpreter):
         return self.cb + self.last_full_inc  # tda 43, cdc 9.6, fpc 18-11
 
     def others_can_act(self, i: int) -> bool:
-        folded, allin = self.folded, self.allin
-        return any(j != i and not folded[j] and not allin[j] for j in range(self.n))
+        able = self.n_able
+        if not self.folded[i] and not self.allin[i]:
+            able -= 1
+        return able > 0
 
     def blocked(self, i: int) -> bool:
         """cdc 9.21, tda 44, fpc 18-15: a player who has acted may re-raise only if facing a
@@ -488,30 +499,25 @@ class Hand(Interpreter):
         if self.phase is not Phase.SHOWDOWN:
             return []
         mark = len(self.events)
-        pots = self._layers()
+        pots = [eligible for _, eligible in self._layers()]
+        best = [max((self._value(j) for j in e if j in self.shown), default=-1) for e in pots]
+        remaining = sum(1 for j in self.live() if j not in self.mucked)
         for i in self.showdown_order:
-            if self.phase is not Phase.SHOWDOWN:
-                break
             if i in self.shown or i in self.mucked:
                 continue
             value = self._value(i)
-            can_win = False
-            for _, eligible in pots:
-                if i not in eligible:
-                    continue
-                best = max((self._value(j) for j in eligible if j in self.shown), default=-1)
-                if value >= best:
-                    can_win = True
-                    break
-            must = (self.river_bet and i == self.showdown_first) or not any(
-                j not in self.mucked for j in self.live() if j != i
-            )
+            mine = [k for k, e in enumerate(pots) if i in e]
+            can_win = any(value >= best[k] for k in mine)
+            must = (self.river_bet and i == self.showdown_first) or remaining == 1
             if can_win or must:
                 self._show(i)
+                for k in mine:
+                    best[k] = max(best[k], value)
             else:
                 self.mucked.add(i)
+                remaining -= 1
                 self.events.append(Mucked(player=self.names[i]))
-            self._maybe_award()
+        self._maybe_award()
         return self.events[mark:]
 
     def cancel(self) -> list[Event]:
@@ -602,6 +608,9 @@ class Hand(Interpreter):
             added_before = 0
         if kind is Kind.FOLD:
             self.folded[i] = True
+            self.n_live -= 1
+            if not self.allin[i]:
+                self.n_able -= 1
             ev.append(
                 Acted(
                     player=name,
@@ -671,12 +680,11 @@ class Hand(Interpreter):
         if advance_turn:
             self.last_motion = i
             self._advance(i)
-        elif len(self.live()) == 1:
+        elif self.n_live == 1:
             self._finish_uncontested()
 
     def _advance(self, i: int) -> None:
-        live = self.live()
-        if len(live) == 1:
+        if self.n_live == 1:
             self._finish_uncontested()
             return
         n = self.n
@@ -724,7 +732,9 @@ class Hand(Interpreter):
         committed[i] -= excess
         self.contrib[i] -= excess
         self.stack[i] += excess
-        self.allin[i] = self.stack[i] == 0
+        if self.allin[i]:
+            self.allin[i] = False
+            self.n_able += 1
         self.events.append(Returned(player=self.names[i], amount=excess))
 
     def _close_round(self) -> None:
@@ -759,11 +769,10 @@ class Hand(Interpreter):
         self._start_round(first=self._clockwise_from_seat(self.button))
 
     def _start_round(self, first: list[int]) -> None:
-        able = [i for i in range(self.n) if not self.folded[i] and not self.allin[i]]
-        if len(self.live()) == 1:
+        if self.n_live == 1:
             self._finish_uncontested()
             return
-        if len(able) <= 1:
+        if self.n_able <= 1:
             self._turn_face_up()
         for j in first:
             if self._needs(j):
