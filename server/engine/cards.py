@@ -6,7 +6,17 @@ from collections.abc import Iterable, Sequence
 
 import eval7
 
-__all__ = ["RANKS", "SUITS", "card_name", "evaluate", "full_deck", "hand_type", "parse_card"]
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "card_name",
+    "eval_cards",
+    "evaluate",
+    "evaluate_with",
+    "full_deck",
+    "hand_type",
+    "parse_card",
+]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -40,6 +50,16 @@ def full_deck() -> list[int]:
 def evaluate(cards: Iterable[int]) -> int:
     """Rank of the best five-card hand among ``cards`` (higher is better), by eval7 (C)."""
     return int(eval7.evaluate([_EVAL7[c] for c in cards]))
+
+
+def eval_cards(cards: Iterable[int]) -> list[object]:
+    """The eval7 objects of some cards (e.g. the board, computed once per hand)."""
+    return [_EVAL7[c] for c in cards]
+
+
+def evaluate_with(hole: tuple[int, int], board: list[object]) -> int:
+    """Rank of ``hole`` with a board prepared by :func:`eval_cards`."""
+    return int(eval7.evaluate([_EVAL7[hole[0]], _EVAL7[hole[1]], *board]))
 
 
 def hand_type(value: int) -> str:

@@ -113,6 +113,7 @@ class Hand(Interpreter):
         self.oot: dict[int, OotRecord] = {}
         self.hole = [setup.hole[name] for name in self.names]
         self.board_cards = tuple(setup.board)
+        self._board_eval = _cards.eval_cards(self.board_cards)
         self.board: list[int] = []
         self.street = Street.PREFLOP
         self.phase = Phase.BETTING
@@ -385,6 +386,13 @@ class Hand(Interpreter):
         players are the same (cdc 10.7, tda 20). Button/BB antes are dead money in the main
         pot (cdc 4.2: any all-in can win the whole ante)."""
         contrib, folded = self.contrib, self.folded
+        live = [i for i in range(self.n) if not folded[i]]
+        top = max(contrib)
+        # the common case: nobody all-in for less, one pot for the live players
+        if all(contrib[i] == top for i in live) and (
+            not view or sum(1 for c in contrib if c > 0) != 1
+        ):
+            return [(sum(contrib) + self.dead_money, live)]
         levels = sorted({c for c in contrib if c > 0})
         pots: list[tuple[int, list[int]]] = []
         carry = 0
@@ -840,7 +848,7 @@ class Hand(Interpreter):
     def _value(self, i: int) -> int:
         value = self._values.get(i)
         if value is None:
-            value = self._values[i] = _cards.evaluate((*self.hole[i], *self.board_cards))
+            value = self._values[i] = _cards.evaluate_with(self.hole[i], self._board_eval)
         return value
 
     def _show(self, i: int) -> None:

@@ -91,7 +91,7 @@ def push(hand: Hand, player: str, *chips: int) -> Acted | None:
 
 
 def state(hand: Hand) -> dict[str, object]:
-    d = {k: v for k, v in hand.__dict__.items() if k not in ("setup", "profile", "_values")}
+    d = {k: v for k, v in hand.__dict__.items() if k not in ("setup", "profile") and k[0] != "_"}
     return copy.deepcopy(d)
 
 
