@@ -731,7 +731,7 @@ class Hand(Interpreter):
         if len(holders) != 1:
             return
         i = holders[0]
-        if self.folded[i]:
+        if self.dead[i]:
             return  # a dead hand's blind is collected, not returned (tda 29)
         second = max((c for j, c in enumerate(committed) if j != i), default=0)
         excess = top - second

@@ -471,3 +471,21 @@ def test_illegal_commands_change_nothing() -> None:
         with pytest.raises(RuleError):
             hand.act(command)
         assert state(hand) == before
+
+
+def test_folded_small_blind_surplus_over_short_big_blind_is_returned() -> None:
+    # cdc 4.2 example 2.1: BB all-in for 1000 ante + 400 blind gets a walk: the SB gives
+    # 400 and takes back its 100 surplus (a folded player's surplus is returned, a dead
+    # hand's blind is collected: see test_dead_hand_posts_and_never_acts)
+    hand = make(
+        stacks={"BTN": 20000, "SB": 20000, "A": 1400, "U": 20000},
+        seats={"BTN": 1, "SB": 2, "A": 3, "U": 4},
+        sb=500,
+        bb=1000,
+        ante=1000,
+        fmt=AnteFormat.BIG_BLIND,
+    )
+    for p in ("U", "BTN", "SB"):
+        say(hand, p, "fold")
+    assert hand.finished
+    assert hand.stacks() == {"BTN": 20000, "SB": 19600, "A": 1800, "U": 20000}
