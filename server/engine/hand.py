@@ -90,6 +90,9 @@ class Hand(Interpreter):
         self.setup = setup
         self.profile = setup.profile
         self.bb = setup.blinds.bb
+        self.open_fold_binding = self.profile.open_fold is OpenFold.BINDING
+        self._commit_added = 0
+        self._final_pots: list[tuple[int, list[int]]] | None = None
         self.denominations = tuple(sorted(setup.denominations))
         ordered = sorted(setup.seats, key=lambda s: s.seat)
         self.n = n = len(ordered)
@@ -133,6 +136,8 @@ class Hand(Interpreter):
         self._values: dict[int, int] = {}
         self.button = setup.button
         self.sb_i, self.bb_i = self._blind_positions()
+        self.after_button = self._clockwise_from_seat(self.button)
+        """Player indices clockwise from the first seat left of the button."""
         self._post_and_deal()
 
     # ------------------------------------------------------------------ positions
@@ -338,26 +343,33 @@ class Hand(Interpreter):
         if self.phase is not Phase.BETTING or self.to_act < 0:
             return None
         i = self.to_act
-        facing = max(0, self.cb - self.committed[i])
-        call = min(facing, self.stack[i])
-        allin_to = self.committed[i] + self.stack[i]
-        can_raise = (self.can_raise(i) and self.pending_raise != i) or self.pending_raise == i
+        committed = self.committed[i]
+        stack = self.stack[i]
+        facing = self.cb - committed
+        if facing < 0:
+            facing = 0
+        allin_to = committed + stack
+        pending_amount = self.pending_raise == i
+        can_raise = pending_amount or self.can_raise(i)
         pending = None
-        if self.pending_raise == i:
+        if pending_amount:
             pending = "amount"
         elif self.no_raise[i]:
             pending = "call_or_fold"
-        can_fold = self.pending_raise != i and (
-            facing > 0 or self.profile.open_fold is OpenFold.BINDING
-        )
+        if can_raise:
+            min_to = self.min_to()
+            min_raise_to: int | None = min_to if min_to < allin_to else allin_to
+            max_raise_to: int | None = allin_to
+        else:
+            min_raise_to = max_raise_to = None
         return Menu(
             player=self.names[i],
-            call=call,
-            can_check=facing == 0 and self.pending_raise != i,
-            can_fold=can_fold,
+            call=facing if facing < stack else stack,
+            can_check=facing == 0 and not pending_amount,
+            can_fold=not pending_amount and (facing > 0 or self.open_fold_binding),
             can_raise=can_raise,
-            min_raise_to=min(self.min_to(), allin_to) if can_raise else None,
-            max_raise_to=allin_to if can_raise else None,
+            min_raise_to=min_raise_to,
+            max_raise_to=max_raise_to,
             pending=pending,
         )
 
@@ -507,7 +519,7 @@ class Hand(Interpreter):
         if self.phase is not Phase.SHOWDOWN:
             return []
         mark = len(self.events)
-        pots = [eligible for _, eligible in self._layers()]
+        pots = [eligible for _, eligible in self._final_layers()]
         best = [max((self._value(j) for j in e if j in self.shown), default=-1) for e in pots]
         remaining = sum(1 for j in self.live() if j not in self.mucked)
         for i in self.showdown_order:
@@ -587,99 +599,48 @@ class Hand(Interpreter):
 
     def _apply(self, i: int, d: Decision, advance_turn: bool = True) -> None:
         kind = d.kind
-        name = self.names[i]
-        ev = self.events
-        if kind is Kind.PEND_RAISE:
-            self.pending_raise = i
-            ev.append(Pending(player=name, reason="amount", added=0, rule=d.rule, note=d.note))
-            return
-        if kind is Kind.PEND_CHECK:
-            self.no_raise[i] = True
-            ev.append(
-                Pending(player=name, reason="call_or_fold", added=0, rule=d.rule, note=d.note)
-            )
-            return
-        if kind is Kind.PEND_COMMIT:
-            added = self._move(i, d.to - self.committed[i])
-            self.no_raise[i] = True
-            if not self.allin[i]:
-                ev.append(
-                    Pending(
-                        player=name, reason="call_or_fold", added=added, rule=d.rule, note=d.note
-                    )
-                )
-                return
-            kind = Kind.CALL  # the chip was all the player had: all-in call
-            d = Decision(Kind.CALL, rule=d.rule, note=d.note)
-            added_before = added
-        else:
-            added_before = 0
-        if kind is Kind.FOLD:
-            self.folded[i] = True
-            self.n_live -= 1
-            if not self.allin[i]:
-                self.n_able -= 1
-            ev.append(
-                Acted(
-                    player=name,
-                    action="fold",
-                    to=self.committed[i],
-                    added=0,
-                    allin=False,
-                    rule=d.rule,
-                    note=d.note,
-                )
-            )
-        elif kind is Kind.CHECK:
-            ev.append(
-                Acted(
-                    player=name,
-                    action="check",
-                    to=self.committed[i],
-                    added=0,
-                    allin=False,
-                    rule=d.rule,
-                    note=d.note,
-                )
-            )
-        elif kind is Kind.CALL:
-            added = self._move(i, self.cb - self.committed[i]) + added_before
+        committed = self.committed
+        added = 0
+        if kind is Kind.CALL:
+            added = self._move(i, self.cb - committed[i])
             action = "allin" if self.allin[i] else "call"
-            ev.append(
-                Acted(
-                    player=name,
-                    action=action,
-                    to=self.committed[i],
-                    added=added,
-                    allin=self.allin[i],
-                    rule=d.rule,
-                    note=d.note,
-                )
-            )
-        else:  # RAISE (or bet)
+        elif kind is Kind.CHECK:
+            action = "check"
+        elif kind is Kind.RAISE:
             before = self.cb
-            added = self._move(i, d.to - self.committed[i])
-            to = self.committed[i]
+            added = self._move(i, d.to - committed[i])
+            to = committed[i]
             # increment rule: a full raise sets the new increment (tda 43); a short all-in
             # does not (cdc 9.8). Double rule: min_to() derives from the new bet alone.
-            if self.profile.min_raise is MinRaise.INCREMENT and to - before >= self.last_full_inc:
+            if to - before >= self.last_full_inc and self.profile.min_raise is MinRaise.INCREMENT:
                 self.last_full_inc = to - before
             self.cb = to
             self.round_aggressor = i
             if self.street is Street.RIVER:
                 self.river_bet = True
             action = "allin" if self.allin[i] else ("bet" if before == 0 else "raise")
-            ev.append(
-                Acted(
-                    player=name,
-                    action=action,
-                    to=to,
-                    added=added,
-                    allin=self.allin[i],
-                    rule=d.rule,
-                    note=d.note,
-                )
+        elif kind is Kind.FOLD:
+            self.folded[i] = True
+            self.n_live -= 1
+            if not self.allin[i]:
+                self.n_able -= 1
+            action = "fold"
+        else:
+            if not self._apply_pending(i, d):
+                return
+            added = self._commit_added  # the chip was all the player had: all-in call
+            action = "allin"
+        self.events.append(
+            Acted(
+                player=self.names[i],
+                action=action,
+                to=committed[i],
+                added=added,
+                allin=self.allin[i],
+                rule=d.rule,
+                note=d.note,
             )
+        )
         self.acted[i] = True
         self.no_raise[i] = False
         if self.pending_raise == i:
@@ -691,18 +652,49 @@ class Hand(Interpreter):
         elif self.n_live == 1:
             self._finish_uncontested()
 
+    def _apply_pending(self, i: int, d: Decision) -> bool:
+        """Apply a pending decision. True if it turned into a complete all-in call."""
+        name = self.names[i]
+        if d.kind is Kind.PEND_RAISE:
+            self.pending_raise = i
+            self.events.append(
+                Pending(player=name, reason="amount", added=0, rule=d.rule, note=d.note)
+            )
+            return False
+        if d.kind is Kind.PEND_CHECK:
+            self.no_raise[i] = True
+            self.events.append(
+                Pending(player=name, reason="call_or_fold", added=0, rule=d.rule, note=d.note)
+            )
+            return False
+        # PEND_COMMIT: the undersized chip goes in (cdc 9.12)
+        added = self._move(i, d.to - self.committed[i])
+        self.no_raise[i] = True
+        if self.allin[i]:
+            self._commit_added = added
+            return True
+        self.events.append(
+            Pending(player=name, reason="call_or_fold", added=added, rule=d.rule, note=d.note)
+        )
+        return False
+
     def _advance(self, i: int) -> None:
         if self.n_live == 1:
             self._finish_uncontested()
             return
         n = self.n
+        folded, allin, committed, acted = self.folded, self.allin, self.committed, self.acted
+        cb = self.cb
         for k in range(1, n + 1):
             j = (i + k) % n
-            if self._needs(j):
-                self.to_act = j
-                if j in self.oot:
-                    self._resolve_oot(j)
-                return
+            if folded[j] or allin[j]:
+                continue
+            if committed[j] >= cb and (acted[j] or not self.others_can_act(j)):
+                continue
+            self.to_act = j
+            if j in self.oot:
+                self._resolve_oot(j)
+            return
         self._close_round()
 
     def _resolve_oot(self, j: int) -> None:
@@ -774,7 +766,7 @@ class Hand(Interpreter):
         self.last_full_inc = self.bb
         self.round_aggressor = -1
         self.last_motion = -1
-        self._start_round(first=self._clockwise_from_seat(self.button))
+        self._start_round(first=self.after_button)
 
     def _start_round(self, first: list[int]) -> None:
         if self.n_live == 1:
@@ -831,7 +823,7 @@ class Hand(Interpreter):
             first = self.round_aggressor  # cdc 10.5, tda 16: the last aggressor shows first
             order = [(first + k) % self.n for k in range(self.n)]
         else:
-            order = self._clockwise_from_seat(self.button)
+            order = self.after_button
         self.showdown_order = [i for i in order if i in live]
         self.showdown_first = self.showdown_order[0]
         if self.face_up:
@@ -873,10 +865,15 @@ class Hand(Interpreter):
         self.oot.clear()
         self._award(self.live())
 
+    def _final_layers(self) -> list[tuple[int, list[int]]]:
+        """The pots once betting is over (contributions no longer change): computed once."""
+        if self._final_pots is None:
+            self._final_pots = self._layers()
+        return self._final_pots
+
     def _award(self, contenders: list[int]) -> None:
-        pots = self._layers()
-        order = self._clockwise_from_seat(self.button)
-        rank = {i: k for k, i in enumerate(order)}
+        pots = self._final_layers()
+        rank = {i: k for k, i in enumerate(self.after_button)}
         unit = self.denominations[0]
         views: list[PotView] = [PotView(amount=0, eligible=())] * len(pots)
         # cdc 10.7, tda 20: each pot separately, the outermost first
