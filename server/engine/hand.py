@@ -407,6 +407,10 @@ class Hand(Interpreter):
             return [(sum(contrib) + self.dead_money, live)]
         levels = sorted({c for c in contrib if c > 0})
         pots: list[tuple[int, list[int]]] = []
+        if self.dead_money:
+            # cdc 4.2, 9.7: a button or BB ante is dead money that any live hand can win,
+            # even one all-in for the ante alone
+            pots.append((self.dead_money, live))
         carry = 0
         prev = 0
         for level in levels:
@@ -416,7 +420,7 @@ class Hand(Interpreter):
                 if c > prev:
                     amount += min(c, level) - prev
                     contributors += 1
-            eligible = [i for i in range(self.n) if not folded[i] and contrib[i] >= level]
+            eligible = [i for i in live if contrib[i] >= level]
             prev = level
             if view and contributors == 1:
                 continue  # a bet not called (yet) is not a pot
@@ -432,12 +436,8 @@ class Hand(Interpreter):
                 pots[-1] = (pots[-1][0] + amount, eligible)
             else:
                 pots.append((amount, eligible))
-        if self.dead_money or carry:
-            extra = self.dead_money + carry
-            if pots:
-                pots[0] = (pots[0][0] + extra, pots[0][1])
-            else:
-                pots.append((extra, self.live()))
+        if carry:
+            pots.append((carry, live))
         return pots
 
     # ------------------------------------------------------------------ commands

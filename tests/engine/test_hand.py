@@ -489,3 +489,28 @@ def test_folded_small_blind_surplus_over_short_big_blind_is_returned() -> None:
         say(hand, p, "fold")
     assert hand.finished
     assert hand.stacks() == {"BTN": 20000, "SB": 19600, "A": 1800, "U": 20000}
+
+
+def test_all_in_for_the_big_blind_ante_alone_can_win_it() -> None:
+    # cdc 4.2 example 1: 500/1000 (1000 BB ante), BB has 800: all-in on the ante, no BB in
+    # play, can win only the 800. Here he wins it with the best hand; the rest goes back.
+    hand = make(
+        stacks={"BTN": 20000, "SB": 20000, "A": 800},
+        seats={"BTN": 1, "SB": 2, "A": 3},
+        sb=500,
+        bb=1000,
+        ante=1000,
+        fmt=AnteFormat.BIG_BLIND,
+        hole={"A": "AsAh", "BTN": "2c7d", "SB": "3c8d"},
+        board="AdKc9h4s5s",
+    )
+    say(hand, "BTN", "call")  # the call is still one big blind (cdc 4.2 ex. 2.2)
+    say(hand, "SB", "call")
+    for _ in range(3):
+        say(hand, "SB", "check")
+        say(hand, "BTN", "check")
+    hand.auto_showdown()
+    assert hand.finished
+    assert hand.stacks()["A"] == 800
+    assert sum(hand.stacks().values()) == 40800
+    assert [p.amount for p in hand.pots()] == [800, 2000]
