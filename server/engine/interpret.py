@@ -351,6 +351,14 @@ class Interpreter:
                 return Decision(Kind.CALL, rule=p.cite("single_chip"), note=note)
             return self._undersized_chip(i, chip)
         if pushed < facing:
+            if p.undersized_chip is UndersizedChip.COMMIT:
+                # ligue art. 6: chips under the bet, silently: match it or fold, chips stay in
+                return Decision(
+                    Kind.PEND_COMMIT,
+                    to=c + pushed,
+                    rule=p.cite("undersized_chip"),
+                    note=f"{pushed} in chips below the call is committed: call or fold",
+                )
             return self._undercall(i, amount_only=False)
         mode = p.multiple_chips
         smallest = min(chips)

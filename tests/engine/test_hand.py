@@ -514,3 +514,14 @@ def test_all_in_for_the_big_blind_ante_alone_can_win_it() -> None:
     assert hand.stacks()["A"] == 800
     assert sum(hand.stacks().values()) == 40800
     assert [p.amount for p in hand.pots()] == [800, 2000]
+
+
+def test_ligue_chips_below_the_bet_are_committed_call_or_fold() -> None:
+    # ligue art. 6: chips below the bet without a declaration: match it or fold, chips stay
+    hand = make("ligue", stacks={"A": 10000, "B": 10000, "C": 10000, "D": 10000})
+    say(hand, "D", "raise", 1200)
+    hand.act(Act(player="A", chips=(500, 100)))
+    menu = hand.menu()
+    assert menu is not None and menu.pending == "call_or_fold" and menu.call == 600
+    say(hand, "A", "fold")
+    assert hand.stack[hand.index["A"]] == 9400
