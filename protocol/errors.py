@@ -1,0 +1,65 @@
+"""Stable error codes on the wire, split by whose fault it is (STYLE.md 5).
+
+Decode errors (the frame is not a valid message), session errors (who you are and what you
+may do), and rule errors (the engine refused the command: the engine's own code, prefixed
+``rule.``, e.g. ``rule.raise_not_allowed``). Codes never change meaning; new ones may appear.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["ErrorCode", "ProtocolError"]
+
+
+class ErrorCode(StrEnum):
+    # --- decode errors: the frame itself is wrong
+    FRAME_TOO_LARGE = "frame_too_large"
+    """The frame exceeds the size limit; it was not decoded."""
+    BAD_FRAME = "bad_frame"
+    """Not a msgpack map (random bytes, truncated data, text frame)."""
+    UNKNOWN_TYPE = "unknown_type"
+    """The ``t`` field names no message type."""
+    MISSING_FIELD = "missing_field"
+    UNKNOWN_FIELD = "unknown_field"
+    BAD_TYPE = "bad_type"
+    """A field has the wrong type."""
+    OUT_OF_RANGE = "out_of_range"
+    """A number, string or list outside its allowed range."""
+    # --- session errors
+    VERSION_MISMATCH = "version_mismatch"
+    NOT_AUTHENTICATED = "not_authenticated"
+    """Say ``hello`` first."""
+    BAD_TOKEN = "bad_token"
+    """Forged, malformed or for another table."""
+    TOKEN_EXPIRED = "token_expired"
+    TOKEN_REPLAYED = "token_replayed"
+    """A single-use token was used twice."""
+    UNKNOWN_TABLE = "unknown_table"
+    NOT_SEATED = "not_seated"
+    """The command needs a seat at this table."""
+    SEAT_TAKEN = "seat_taken"
+    BAD_SEAT = "bad_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    """Cut or clock command from a player who may not send it now."""
+    STALE_HAND = "stale_hand"
+    """The command names a hand that is no longer being played."""
+    RATE_LIMITED = "rate_limited"
+    """Too many frames; the frame was dropped."""
+    REPLACED = "replaced"
+    """This connection was replaced by a newer login for the same seat."""
+    CHAT_HELD = "chat_held"
+    """Chat from a player not in the hand is held until the hand ends (one player to a hand)."""
+    SHOW_REFUSED = "show_refused"
+    """No showing cards mid-hand (cdc 11.3-11.5)."""
+    INTERNAL = "internal"
+    """A bug on our side; the table goes on."""
+
+
+class ProtocolError(Exception):
+    """A frame or command refused at the protocol or session level."""
+
+    def __init__(self, code: ErrorCode | str, message: str) -> None:
+        super().__init__(message)
+        self.code = str(code)
+        self.message = message
