@@ -540,6 +540,25 @@ class Hand(Interpreter):
         self._maybe_award()
         return self.events[mark:]
 
+    def timeout(self, player: str, dead: bool = False) -> list[Event]:
+        """The action clock of the player to act ran out. ``dead=False``: check if free, else
+        fold (ONLINE_RULES: a disconnection does not fold by itself, the clock does);
+        ``dead=True``: the Time called on the player expired, the hand is dead (cdc 3.5,
+        tda 27) even where folding facing a check is otherwise refused."""
+        i = self.index.get(player, -1)
+        if self.phase is not Phase.BETTING or i < 0 or i != self.to_act:
+            raise RuleError(ErrorCode.NOT_BETTING, "this player is not the one to act")
+        mark = len(self.events)
+        self.pending_raise = -1 if self.pending_raise == i else self.pending_raise
+        self.no_raise[i] = False
+        self.last_motion = -1
+        if not dead and self.cb <= self.committed[i]:
+            self._apply(i, Decision(Kind.CHECK, note="clock expired: check"))
+        else:
+            note = "Time expired: dead hand" if dead else "clock expired: fold"
+            self._apply(i, Decision(Kind.FOLD, rule=self.profile.cite("dead_hand"), note=note))
+        return self.events[mark:]
+
     def cancel(self) -> list[Event]:
         """Cancel the hand and return every chip posted or bet (cdc 5.4)."""
         if self.phase in (Phase.FINISHED, Phase.CANCELLED):

@@ -525,3 +525,16 @@ def test_ligue_chips_below_the_bet_are_committed_call_or_fold() -> None:
     assert menu is not None and menu.pending == "call_or_fold" and menu.call == 600
     say(hand, "A", "fold")
     assert hand.stack[hand.index["A"]] == 9400
+
+
+def test_timeout_checks_when_free_and_dead_hand_folds() -> None:
+    # ONLINE_RULES: the action clock checks if free, else folds; cdc 3.5: Time expired = dead
+    hand = make("fpc")
+    say(hand, "A", "call")
+    say(hand, "B", "call")
+    events = hand.timeout("C")
+    assert [e.action for e in events if isinstance(e, Acted)] == ["check"]
+    events = hand.timeout("B", dead=True)  # fpc refuses a voluntary fold here, not a dead hand
+    assert [e.action for e in events if isinstance(e, Acted)] == ["fold"]
+    with pytest.raises(RuleError):
+        hand.timeout("A")  # not A's turn
