@@ -52,6 +52,8 @@ class ErrorCode(StrEnum):
     """Chat from a player not in the hand is held until the hand ends (one player to a hand)."""
     SHOW_REFUSED = "show_refused"
     """No showing cards mid-hand (cdc 11.3-11.5)."""
+    TOO_EARLY = "too_early"
+    """The Time can be called only after the minimum delay (cdc 3.5: never under a minute)."""
     INTERNAL = "internal"
     """A bug on our side; the table goes on."""
 

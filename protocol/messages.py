@@ -32,11 +32,13 @@ __all__ = [
     "LeaveTable",
     "Message",
     "Muck",
+    "Notice",
     "Ping",
     "Pong",
     "PotAwarded",
     "Resync",
     "SeatEvent",
+    "Seated",
     "Show",
     "ShownEvent",
     "SitIn",
@@ -359,6 +361,8 @@ class HandEnd(Message):
     stacks: dict[str, Any] = _f(16)
     record: str = _f(256, "")
     """Where the signed hand record can be fetched (with the opened positions)."""
+    cancelled: bool = False
+    """The hand was cancelled and every bet returned (cdc 5.4, after a server crash)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -383,6 +387,27 @@ class ChatEvent(Message):
     seat: int | None = _f(10, None)
     player: str = _f(NAME)
     text: str = _f(TEXT)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seated(Message):
+    """Private: you hold ``seat``; ``token`` lets you come back (it rotates at every login)."""
+
+    TYPE: ClassVar[str] = "seated"
+    table: str = _f(NAME)
+    seat: int = _f(10)
+    token: str = _f(1024)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Notice(Message):
+    """Private, unsequenced: an out-of-turn declaration recorded/released, a held chat..."""
+
+    TYPE: ClassVar[str] = "notice"
+    table: str = _f(NAME)
+    kind: str = _f(32)
+    text: str = _f(TEXT)
+    rule: str = _f(NAME, "")
 
 
 CLIENT_MESSAGES: dict[str, type[Message]] = {

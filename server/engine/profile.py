@@ -143,6 +143,7 @@ class Profile:
     bb_ante_priority: AntePriority
     no_heads_up_ante: tuple[str, ...]
     time_seconds: int
+    """Seconds given once the Time is called, the counted-down seconds included."""
     time_countdown: int
     citations: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     rules: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))

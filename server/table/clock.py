@@ -53,9 +53,7 @@ class FakeClock:
         return self._now
 
     def wall(self) -> str:
-        return datetime.fromtimestamp(1_790_000_000 + self._now, UTC).strftime(
-            "%Y-%m-%dT%H:%M:%SZ"
-        )
+        return datetime.fromtimestamp(1_790_000_000 + self._now, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     async def sleep_until(self, when: float) -> None:
         if when <= self._now:

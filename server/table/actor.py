@@ -1,0 +1,1115 @@
+"""One asyncio actor per table: the only writer of its table.
+
+Commands arrive on the inbox (from the gateway), go through the rules engine, and the
+resulting table events are numbered, appended to the store *before* anyone sees them, then
+rendered per recipient: a player sees only their own hole cards; spectators see the table one
+hand behind and never live hole cards. Timers (action clock, time bank, "Time" calls, the cut,
+the showdown, the next deal) come from an injected :class:`~server.table.clock.Clock`.
+
+Table phases and their transitions live in one table (:data:`TRANSITIONS`, STYLE.md 2).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from protocol import messages as m
+from protocol.codec import encode
+from protocol.errors import ErrorCode, ProtocolError
+from server.engine import (
+    Act,
+    AnteFormat,
+    Blinds,
+    Form,
+    Hand,
+    HandSetup,
+    Muck,
+    Phase,
+    RuleError,
+    Say,
+    SeatSetup,
+    Show,
+    Verb,
+    card_name,
+    load_profile,
+)
+from server.engine import events as ev
+from server.table.clock import Clock
+from server.table.config import TableConfig
+from server.table.dealer import Dealer, DealtHand
+from server.table.positions import Positions, first_positions, next_positions, waits_as_newcomer
+
+__all__ = ["Client", "SeatState", "TableActor", "TablePhase"]
+
+log = logging.getLogger("brasseur.table")
+
+
+class Client(Protocol):
+    """A connection as the table sees it (implemented by the gateway and by tests)."""
+
+    cid: str
+    pid: str | None
+
+    def deliver(self, data: bytes) -> None: ...
+
+    def kick(self, code: str, reason: str) -> None: ...
+
+
+class TablePhase(StrEnum):
+    WAITING = "waiting"
+    """Fewer players present than needed to deal."""
+    CUT = "cut"
+    """The deck is committed; waiting for the cut from the player on the dealer's right."""
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    BETWEEN = "between"
+    """The pot was awarded; the next hand starts after a short pause (cdc 3.1)."""
+    CLOSED = "closed"
+
+
+TRANSITIONS: dict[TablePhase, frozenset[TablePhase]] = {
+    TablePhase.WAITING: frozenset({TablePhase.CUT, TablePhase.CLOSED}),
+    TablePhase.CUT: frozenset({TablePhase.BETTING, TablePhase.BETWEEN, TablePhase.CLOSED}),
+    TablePhase.BETTING: frozenset({TablePhase.SHOWDOWN, TablePhase.BETWEEN, TablePhase.CLOSED}),
+    TablePhase.SHOWDOWN: frozenset({TablePhase.BETWEEN, TablePhase.CLOSED}),
+    TablePhase.BETWEEN: frozenset({TablePhase.CUT, TablePhase.WAITING, TablePhase.CLOSED}),
+    TablePhase.CLOSED: frozenset(),
+}
+
+
+@dataclass
+class SeatState:
+    seat: int
+    pid: str
+    name: str
+    stack: int
+    time_bank: float
+    sitting_out: bool = False
+    connected: bool = False
+    new: bool = True
+    """Never dealt in at this table yet (newcomer rules, tda 7)."""
+    client: Client | None = None
+
+
+@dataclass
+class Watcher:
+    client: Client
+    seat: int | None
+    delivered: int = 0
+    """Last sequence number delivered (spectators lag one hand behind)."""
+
+
+@dataclass
+class Store(Protocol):
+    def append_events(self, table: str, events: list[tuple[int, str, dict[str, Any]]]) -> None: ...
+
+    def events_after(
+        self, table: str, seq: int, limit: int = 10_000
+    ) -> list[tuple[int, str, dict[str, Any]]]: ...
+
+    def save_snapshot(self, table: str, hand: int, seq: int, snapshot: dict[str, Any]) -> None: ...
+
+    def save_hand_record(self, table: str, hand: int, record: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class _Timers:
+    action: float | None = None
+    action_started: float = 0.0
+    bank: bool = False
+    time_called: bool = False
+    cut: float | None = None
+    showdown: float | None = None
+    next_hand: float | None = None
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+class TableActor:
+    def __init__(
+        self,
+        config: TableConfig,
+        clock: Clock,
+        dealer: Dealer,
+        store: Store | None = None,
+        randbelow: Callable[[int], int] = secrets.randbelow,
+        on_hand_end: Callable[[TableActor], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.table = config.table_id
+        self.profile = load_profile(config.profile)
+        self.clock = clock
+        self.dealer = dealer
+        self.store = store
+        self.randbelow = randbelow
+        self.on_hand_end = on_hand_end
+        self.inbox: asyncio.Queue[tuple[str, Client | None, Any]] = asyncio.Queue()
+        self.seats: dict[int, SeatState] = {}
+        self.watchers: dict[str, Watcher] = {}
+        self.phase = TablePhase.WAITING
+        self.seq = 0
+        self.hand_no = 0
+        self.positions: Positions | None = None
+        self.replay_positions: Positions | None = None
+        self.hand: Hand | None = None
+        self.dealt: DealtHand | None = None
+        self.hand_start_seq = 0
+        self.start_stacks: dict[int, int] = {}
+        self.timers = _Timers()
+        self.held_chat: list[tuple[int | None, str, str]] = []
+        self.record_log: list[dict[str, Any]] = []
+        self.hand_ended = asyncio.Event()
+        self.hands_played = 0
+        self._task: asyncio.Task[None] | None = None
+        self._recent: list[tuple[int, str, dict[str, Any]]] = []
+        self._acting_seat = -1
+        self._street = "preflop"
+        self._stacks_now: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> asyncio.Task[None]:
+        self._task = asyncio.create_task(self.run(), name=f"table-{self.table}")
+        return self._task
+
+    async def stop(self) -> None:
+        self.post("close", None, None)
+        if self._task is not None:
+            await self._task
+
+    def post(self, kind: str, client: Client | None, payload: Any) -> None:
+        """Queue a command for the actor (the only way in)."""
+        self.inbox.put_nowait((kind, client, payload))
+
+    def _goto(self, phase: TablePhase) -> None:
+        if phase not in TRANSITIONS[self.phase]:
+            raise RuntimeError(f"table {self.table}: {self.phase} -> {phase} is not allowed")
+        self.phase = phase
+
+    async def run(self) -> None:
+        self._maybe_schedule_deal()
+        while self.phase is not TablePhase.CLOSED:
+            deadline = self._next_deadline()
+            getter = asyncio.ensure_future(self.inbox.get())
+            if deadline is None:
+                item: tuple[str, Client | None, Any] | None = await getter
+            else:
+                sleeper = asyncio.ensure_future(self.clock.sleep_until(deadline))
+                await asyncio.wait({getter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+                sleeper.cancel()
+                if getter.done():
+                    item = getter.result()
+                else:
+                    getter.cancel()
+                    item = None
+            if item is not None:
+                try:
+                    self._handle(*item)
+                except Exception:  # a bug must not take the table down
+                    log.exception("table %s: error handling %s", self.table, item[0])
+                    if item[1] is not None:
+                        self._error(item[1], ErrorCode.INTERNAL, "internal error", None)
+            try:
+                self._fire_timers()
+            except Exception:
+                log.exception("table %s: error in timers", self.table)
+
+    # ------------------------------------------------------------------ inbox
+
+    def _handle(self, kind: str, client: Client | None, payload: Any) -> None:
+        if kind == "close":
+            self.phase = TablePhase.CLOSED
+        elif kind == "watch":
+            assert client is not None
+            self._watch(client, payload)
+        elif kind == "sit":
+            assert client is not None
+            self._sit(client, *payload)
+        elif kind == "gone":
+            assert client is not None
+            self._gone(client)
+        elif kind == "msg":
+            assert client is not None
+            self._command(client, payload)
+
+    def _watch(self, client: Client, last_seq: int | None) -> None:
+        seat = self._seat_of(client)
+        watcher = self.watchers.get(client.cid)
+        if watcher is None:
+            watcher = self.watchers[client.cid] = Watcher(client=client, seat=seat)
+        watcher.seat = seat
+        self._resync(watcher, last_seq)
+        if seat is not None:
+            self._connect(seat, client)
+
+    def _sit(self, client: Client, seat: int, pid: str, name: str) -> None:
+        """Seat a player (the gateway checked the token). Takes over an older connection."""
+        current = self.seats.get(seat)
+        if current is not None and current.pid != pid:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+        if any(s.pid == pid and s.seat != seat for s in self.seats.values()):
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, "you already sit at this table")
+        if not 1 <= seat <= self.config.max_seats:
+            raise ProtocolError(ErrorCode.BAD_SEAT, "no such seat")
+        seated = current is None
+        if current is None:
+            current = self.seats[seat] = SeatState(
+                seat=seat,
+                pid=pid,
+                name=name,
+                stack=self.config.starting_stack,
+                time_bank=self.config.time_bank_seconds,
+            )
+        client.pid = pid
+        watcher = self.watchers.get(client.cid) or Watcher(client=client, seat=seat)
+        watcher.seat = seat
+        self.watchers[client.cid] = watcher
+        self._resync(watcher, None)  # the snapshot first, then the events after it
+        if seated:
+            self._emit([("seat", self._seat_payload(current, "seated"))])
+        self._connect(seat, client)
+        self._maybe_schedule_deal()
+
+    def _connect(self, seat: int, client: Client) -> None:
+        state = self.seats[seat]
+        old = state.client
+        if old is not None and old.cid != client.cid:
+            # one live connection per seat: the newer login takes over (ONLINE_RULES)
+            self.watchers.pop(old.cid, None)
+            old.kick(ErrorCode.REPLACED, "this seat was opened from another connection")
+        state.client = client
+        if not state.connected:
+            state.connected = True
+            self._emit([("seat", self._seat_payload(state, "connected"))])
+        self._maybe_schedule_deal()
+
+    def _gone(self, client: Client) -> None:
+        watcher = self.watchers.pop(client.cid, None)
+        if watcher is None or watcher.seat is None:
+            return
+        state = self.seats.get(watcher.seat)
+        if state is not None and state.client is client:
+            state.client = None
+            state.connected = False  # does not fold by itself: the action clock runs
+            self._emit([("seat", self._seat_payload(state, "disconnected"))])
+
+    def _seat_of(self, client: Client) -> int | None:
+        if client.pid is None:
+            return None
+        for state in self.seats.values():
+            if state.pid == client.pid:
+                return state.seat
+        return None
+
+    def _seat_payload(self, state: SeatState, status: str) -> dict[str, Any]:
+        return {"seat": state.seat, "player": state.name, "stack": state.stack, "status": status}
+
+    # ------------------------------------------------------------------ commands
+
+    def _command(self, client: Client, message: m.Message) -> None:
+        ref = getattr(message, "id", None)
+        try:
+            self._dispatch(client, message)
+        except ProtocolError as exc:
+            self._error(client, exc.code, exc.message, ref)
+        except RuleError as exc:
+            self._error(client, f"rule.{exc.code.value}", exc.message, ref, exc.rule)
+
+    def _dispatch(self, client: Client, message: m.Message) -> None:
+        seat = self._seat_of(client)
+        if isinstance(message, m.Chat):
+            self._chat(seat, client, message.text)
+            return
+        if isinstance(message, m.Resync):
+            watcher = self.watchers.get(client.cid)
+            if watcher is None:
+                raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
+            self._resync(watcher, message.last_seq)
+            return
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table")
+        state = self.seats[seat]
+        if isinstance(message, m.SitOut):
+            state.sitting_out = True
+            self._emit([("seat", self._seat_payload(state, "sitting_out"))])
+            return
+        if isinstance(message, m.SitIn):
+            state.sitting_out = False
+            self._emit([("seat", self._seat_payload(state, "sitting_in"))])
+            self._maybe_schedule_deal()
+            return
+        hand_no = getattr(message, "hand", None)
+        if hand_no is not None and hand_no != self.hand_no:
+            raise ProtocolError(ErrorCode.STALE_HAND, f"hand {hand_no} is not being played")
+        if isinstance(message, m.Cut):
+            self._cut(seat, message.position)
+        elif isinstance(message, m.Act):
+            self._act(seat, message)
+        elif isinstance(message, m.CallClock):
+            self._call_clock(seat)
+        elif isinstance(message, m.UseTimeBank):
+            self._use_bank(seat)
+        elif isinstance(message, (m.Show, m.Muck)):
+            self._show_or_muck(seat, isinstance(message, m.Show))
+        else:
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{message.TYPE} is not a table command")
+
+    def _act(self, seat: int, message: m.Act) -> None:
+        if self.phase is not TablePhase.BETTING or self.hand is None:
+            raise ProtocolError(ErrorCode.STALE_HAND, "no betting round in progress")
+        try:
+            say = None
+            if message.verb is not None:
+                say = Say(
+                    verb=Verb(message.verb),
+                    amount=message.amount,
+                    form=Form(message.form or "total"),
+                )
+        except ValueError:
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "unknown verb or form") from None
+        before = self.hand.to_act
+        events = self.hand.act(Act(player=str(seat), say=say, chips=message.chips))
+        self._after_engine(events, acted=before)
+
+    def _cut(self, seat: int, position: int) -> None:
+        if self.phase is not TablePhase.CUT or self.dealt is None:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "no cut is awaited")
+        if seat != self.dealt.cutter:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "the player on the dealer's right cuts")
+        self._deal(position)
+
+    def _call_clock(self, seat: int) -> None:
+        hand = self.hand
+        if self.phase is not TablePhase.BETTING or hand is None or hand.to_act < 0:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "nobody is thinking")
+        if self.timers.time_called:
+            raise ProtocolError(ErrorCode.TOO_EARLY, "the Time is already called")
+        waited = self.clock.now() - self.timers.action_started
+        if waited < self.config.time_call_after:
+            raise ProtocolError(
+                ErrorCode.TOO_EARLY,
+                f"the Time may be called after {self.config.time_call_after:.0f} s "
+                f"({self.profile.cite('dead_hand')}; cdc 3.5)",
+            )
+        self.timers.time_called = True
+        total = float(self.profile.time_seconds)
+        self.timers.action = self.clock.now() + total
+        target = int(hand.names[hand.to_act])
+        self._emit(
+            [
+                (
+                    "clock_event",
+                    {
+                        "hand": self.hand_no,
+                        "seat": target,
+                        "kind": "time",
+                        "remaining_ms": int(total * 1000),
+                        "countdown_ms": self.profile.time_countdown * 1000,
+                    },
+                )
+            ]
+        )
+
+    def _use_bank(self, seat: int) -> None:
+        hand = self.hand
+        if self.phase is not TablePhase.BETTING or hand is None or hand.to_act < 0:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "not your turn")
+        if int(hand.names[hand.to_act]) != seat:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "not your turn")
+        self._start_bank(seat)
+
+    def _start_bank(self, seat: int) -> bool:
+        state = self.seats[seat]
+        if self.timers.bank or self.timers.time_called or state.time_bank <= 0:
+            return False
+        assert self.timers.action is not None
+        self.timers.bank = True
+        remaining = max(0.0, self.timers.action - self.clock.now()) + state.time_bank
+        state.time_bank = 0.0
+        self.timers.action = self.clock.now() + remaining
+        self._emit(
+            [
+                (
+                    "clock_event",
+                    {
+                        "hand": self.hand_no,
+                        "seat": seat,
+                        "kind": "bank",
+                        "remaining_ms": int(remaining * 1000),
+                    },
+                )
+            ]
+        )
+        return True
+
+    def _show_or_muck(self, seat: int, show: bool) -> None:
+        hand = self.hand
+        if hand is None or hand.phase not in (Phase.SHOWDOWN, Phase.FINISHED):
+            raise ProtocolError(
+                ErrorCode.SHOW_REFUSED,
+                "cards are shown only at showdown or after the hand (cdc 11.3-11.5, ONLINE_RULES)",
+            )
+        player = str(seat)
+        events = hand.show(Show(player=player)) if show else hand.muck(Muck(player=player))
+        self._after_engine(events, acted=-1)
+
+    def _chat(self, seat: int | None, client: Client, text: str) -> None:
+        name = self.seats[seat].name if seat is not None else (client.pid or "spectator")
+        hand = self.hand
+        in_hand = (
+            hand is not None
+            and seat is not None
+            and hand.phase is Phase.BETTING
+            and str(seat) in hand.index
+            and not hand.folded[hand.index[str(seat)]]
+        )
+        if hand is not None and hand.phase is Phase.BETTING and not in_hand:
+            # one player to a hand (cdc 11.3): chat from outside the hand waits for its end
+            self.held_chat.append((seat, name, text))
+            client.deliver(
+                encode(
+                    m.Notice(
+                        table=self.table,
+                        kind="chat_held",
+                        text="held until the hand ends",
+                        rule="cdc-11.3",
+                    )
+                )
+            )
+            return
+        self._emit([("chat_event", {"seat": seat, "player": name, "text": text})])
+
+    def _error(
+        self, client: Client, code: str, message: str, ref: int | None, rule: str | None = None
+    ) -> None:
+        client.deliver(
+            encode(
+                m.Error(
+                    code=str(code),
+                    message=message[:500],
+                    rule=rule or None,
+                    ref=ref,
+                    table=self.table,
+                )
+            )
+        )
+
+    # ------------------------------------------------------------------ dealing
+
+    def _present(self, state: SeatState) -> bool:
+        return state.connected and not state.sitting_out and state.stack > 0
+
+    def _maybe_schedule_deal(self) -> None:
+        if self.phase is not TablePhase.WAITING:
+            return
+        present = [s for s in self.seats.values() if self._present(s)]
+        if len(present) >= self.config.min_players and self.timers.next_hand is None:
+            self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
+
+    def _start_hand(self) -> None:
+        self.timers.next_hand = None
+        players = sorted(s.seat for s in self.seats.values() if s.stack > 0)
+        present = [s for s in players if self._present(self.seats[s])]
+        if len(present) < self.config.min_players or len(players) < 2:
+            if self.phase is TablePhase.BETWEEN:
+                self._goto(TablePhase.WAITING)
+            return
+        if self.replay_positions is not None:
+            positions = self.replay_positions  # cdc 5.4: the cancelled hand is replayed
+            self.replay_positions = None
+        elif self.positions is None:
+            positions = first_positions(
+                present[self.randbelow(len(present))], players, self.config.max_seats
+            )
+        else:
+            positions = next_positions(self.positions, players, self.config.max_seats)
+        dealt_in = [
+            s
+            for s in players
+            if not (
+                self.seats[s].new
+                and self.positions is not None
+                and waits_as_newcomer(s, positions, self.config.max_seats)
+            )
+        ]
+        if len(dealt_in) < 2:
+            return
+        self.positions = positions
+        self.hand_no += 1
+        self.start_stacks = {s: self.seats[s].stack for s in dealt_in}
+        self.dealt = self.dealer.new_hand(dealt_in, positions.button, self.config.max_seats)
+        self._goto(TablePhase.CUT)
+        snapshot = self._table_snapshot(dealt_in)
+        if self.store is not None:
+            self.store.save_snapshot(self.table, self.hand_no, self.seq, snapshot)
+        sb_seat = positions.sb_slot if positions.sb_slot in dealt_in else None
+        self.hand_start_seq = self.seq + 1
+        self._emit(
+            [
+                (
+                    "hand_start",
+                    {
+                        "hand": self.hand_no,
+                        "button": positions.button,
+                        "small_blind": sb_seat,
+                        "big_blind": positions.big_blind,
+                        "blinds": [self.config.sb, self.config.bb, self.config.ante],
+                        "stacks": {str(s): self.seats[s].stack for s in dealt_in},
+                        "commitment": self.dealt.root,
+                    },
+                ),
+                (
+                    "cut_prompt",
+                    {
+                        "hand": self.hand_no,
+                        "seat": self.dealt.cutter,
+                        "deadline_ms": int(self.config.cut_seconds * 1000),
+                    },
+                ),
+            ]
+        )
+        self.timers.cut = self.clock.now() + self.config.cut_seconds
+
+    def _table_snapshot(self, dealt_in: list[int]) -> dict[str, Any]:
+        assert self.positions is not None
+        return {
+            "hand": self.hand_no,
+            "positions": [self.positions.button, self.positions.sb_slot, self.positions.big_blind],
+            "dealt_in": dealt_in,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "pid": s.pid,
+                    "name": s.name,
+                    "stack": s.stack,
+                    "time_bank": s.time_bank,
+                    "new": s.new,
+                    "sitting_out": s.sitting_out,
+                }
+                for s in self.seats.values()
+            ],
+        }
+
+    def _deal(self, cut: int) -> None:
+        assert self.dealt is not None and self.positions is not None
+        self.timers.cut = None
+        self.dealt.cut(cut)
+        dealt_in = sorted(self.start_stacks)
+        for s in dealt_in:
+            self.seats[s].new = False
+        setup = HandSetup(
+            profile=self.profile,
+            blinds=Blinds(
+                sb=self.config.sb,
+                bb=self.config.bb,
+                ante=self.config.ante,
+                ante_format=AnteFormat(self.config.ante_format),
+            ),
+            seats=tuple(
+                SeatSetup(
+                    player=str(s),
+                    seat=s,
+                    stack=self.seats[s].stack,
+                    dead=not self._present(self.seats[s]),
+                )
+                for s in dealt_in
+            ),
+            button=self.positions.button,
+            big_blind=self.positions.big_blind,
+            hole={str(s): self.dealt.hole(s) for s in dealt_in},
+            board=self.dealt.board(),
+            denominations=self.config.denominations,
+        )
+        self.hand = Hand(setup)
+        self.record_log = []
+        self._street = "preflop"
+        self._stacks_now = dict(self.start_stacks)
+        self._goto(TablePhase.BETTING)
+        self._after_engine(list(self.hand.events), acted=-1)
+
+    # ------------------------------------------------------------------ engine -> table
+
+    def _after_engine(self, events: list[ev.Event], acted: int) -> None:
+        hand = self.hand
+        assert hand is not None
+        stacks = self._stacks_now
+        out: list[tuple[str, dict[str, Any]]] = []
+        notices: list[tuple[int, str, str, str]] = []
+        for e in events:
+            if isinstance(e, ev.Posted):
+                seat = int(e.player)
+                kind = {"ante": "post_ante", "small_blind": "post_sb", "big_blind": "post_bb"}[
+                    e.kind.value
+                ]
+                stacks[seat] -= e.amount
+                out.append(
+                    ("action", self._action(seat, kind, e.amount, e.amount, e.allin, e.rule, ""))
+                )
+                self.record_log.append(
+                    {
+                        "street": "preflop",
+                        "seat": seat,
+                        "name": self.seats[seat].name,
+                        "action": kind,
+                        "to": e.amount,
+                        "added": e.amount,
+                        "allin": e.allin,
+                    }
+                )
+            elif isinstance(e, ev.DeadHand):
+                seat = int(e.player)
+                out.append(
+                    (
+                        "action",
+                        self._action(
+                            seat, "dead_hand", 0, 0, False, e.rule, "absent at the deal: dead hand"
+                        ),
+                    )
+                )
+            elif isinstance(e, ev.HoleDealt):
+                seat = int(e.player)
+                out.append(
+                    (
+                        "hole",
+                        {
+                            "hand": self.hand_no,
+                            "seat": seat,
+                            "cards": [card_name(c) for c in e.cards],
+                        },
+                    )
+                )
+            elif isinstance(e, ev.Acted):
+                seat = int(e.player)
+                stacks[seat] -= e.added
+                out.append(
+                    ("action", self._action(seat, e.action, e.to, e.added, e.allin, e.rule, e.note))
+                )
+                self.record_log.append(
+                    {
+                        "street": self._street,
+                        "seat": seat,
+                        "name": self.seats[seat].name,
+                        "action": e.action,
+                        "to": e.to,
+                        "added": e.added,
+                        "allin": e.allin,
+                    }
+                )
+            elif isinstance(e, ev.Pending):
+                seat = int(e.player)
+                stacks[seat] -= e.added
+                out.append(
+                    (
+                        "action",
+                        self._action(
+                            seat,
+                            "pending",
+                            hand.committed[hand.index[e.player]],
+                            e.added,
+                            False,
+                            e.rule,
+                            e.note,
+                        ),
+                    )
+                )
+            elif isinstance(e, ev.OutOfTurn):
+                # pre-actions are private (ONLINE_RULES): only the player hears of them
+                notices.append((int(e.player), f"oot_{e.status}", e.note, e.rule))
+            elif isinstance(e, ev.Returned):
+                seat = int(e.player)
+                stacks[seat] += e.amount
+                out.append(
+                    (
+                        "action",
+                        self._action(
+                            seat, "returned", 0, e.amount, False, "", "uncalled chips returned"
+                        ),
+                    )
+                )
+            elif isinstance(e, ev.BoardDealt):
+                self._street = e.street
+                out.append(
+                    (
+                        "board",
+                        {
+                            "hand": self.hand_no,
+                            "street": e.street,
+                            "cards": [card_name(c) for c in e.cards],
+                        },
+                    )
+                )
+            elif isinstance(e, ev.FaceUp):
+                pass  # each hand comes as a Shown event
+            elif isinstance(e, ev.Shown):
+                out.append(
+                    (
+                        "shown",
+                        {
+                            "hand": self.hand_no,
+                            "seat": int(e.player),
+                            "cards": [card_name(c) for c in e.cards],
+                            "rank": e.hand,
+                        },
+                    )
+                )
+            elif isinstance(e, ev.Mucked):
+                out.append(("action", self._action(int(e.player), "muck", 0, 0, False, "", "")))
+            elif isinstance(e, ev.PotAwarded):
+                for p, share in e.shares:
+                    stacks[int(p)] += share
+                out.append(
+                    (
+                        "pot",
+                        {
+                            "hand": self.hand_no,
+                            "index": e.index,
+                            "amount": e.amount,
+                            "winners": [int(w) for w in e.winners],
+                            "shares": [s for _, s in e.shares],
+                        },
+                    )
+                )
+        for seat, kind, text, rule in notices:
+            self._notice(seat, kind, text, rule)
+        if out:
+            self._emit(out)
+        self._after_state_change()
+
+    def _action(
+        self, seat: int, action: str, to: int, added: int, allin: bool, rule: str, note: str
+    ) -> dict[str, Any]:
+        stack = self._stacks_now[seat]
+        return {
+            "hand": self.hand_no,
+            "seat": seat,
+            "action": action,
+            "to": to,
+            "added": added,
+            "stack": stack,
+            "allin": allin,
+            "rule": rule,
+            "note": note,
+        }
+
+    def _notice(self, seat: int, kind: str, text: str, rule: str) -> None:
+        state = self.seats.get(seat)
+        if state is not None and state.client is not None:
+            state.client.deliver(
+                encode(m.Notice(table=self.table, kind=kind, text=text[:500], rule=rule))
+            )
+
+    def _after_state_change(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        if hand.phase is Phase.FINISHED:
+            self._end_hand(cancelled=False)
+            return
+        if hand.phase is Phase.SHOWDOWN:
+            if self.phase is TablePhase.BETTING:
+                self._goto(TablePhase.SHOWDOWN)
+                self.timers.action = None
+                self.timers.showdown = self.clock.now() + self.config.showdown_seconds
+            return
+        menu = hand.menu()
+        if menu is None:
+            return
+        seat = int(menu.player)
+        if self.timers.action is None or self._acting_seat != seat:
+            self._acting_seat = seat
+            self.timers.action = self.clock.now() + self.config.action_seconds
+            self.timers.action_started = self.clock.now()
+            self.timers.bank = False
+            self.timers.time_called = False
+            self._emit(
+                [
+                    (
+                        "clock_event",
+                        {
+                            "hand": self.hand_no,
+                            "seat": seat,
+                            "kind": "action",
+                            "remaining_ms": int(self.config.action_seconds * 1000),
+                        },
+                    )
+                ]
+            )
+
+    def _end_hand(self, cancelled: bool) -> None:
+        hand = self.hand
+        assert hand is not None
+        self.timers.action = self.timers.showdown = None
+        self._acting_seat = -1
+        if cancelled:
+            stacks = dict(self.start_stacks)
+        else:
+            stacks = {int(p): v for p, v in hand.stacks().items()}
+        for seat, stack in stacks.items():
+            state = self.seats[seat]
+            state.stack = stack
+            state.time_bank = min(
+                self.config.time_bank_seconds, state.time_bank + self.config.time_bank_per_hand
+            )
+        record_ref = ""
+        if not cancelled:
+            record = self._hand_record(hand, stacks)
+            if self.store is not None:
+                self.store.save_hand_record(self.table, self.hand_no, record)
+            record_ref = f"/api/hands/{self.table}/{self.hand_no}.json"
+        events: list[tuple[str, dict[str, Any]]] = [
+            (
+                "hand_end",
+                {
+                    "hand": self.hand_no,
+                    "stacks": {str(s): v for s, v in stacks.items()},
+                    "record": record_ref,
+                    "cancelled": cancelled,
+                },
+            ),
+        ]
+        for seat, stack in stacks.items():
+            if stack == 0:
+                state = self.seats.pop(seat)
+                events.append(("seat", self._seat_payload(state, "busted")))
+        for chat_seat, name, text in self.held_chat:
+            events.append(("chat_event", {"seat": chat_seat, "player": name, "text": text}))
+        self.held_chat = []
+        self._goto(TablePhase.BETWEEN)
+        self._emit(events)
+        self._flush_spectators()
+        self.hands_played += 1
+        self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
+        self.hand_ended.set()
+        self.hand_ended = asyncio.Event()
+        if self.on_hand_end is not None:
+            self.on_hand_end(self)
+
+    def _hand_record(self, hand: Hand, stacks: dict[int, int]) -> dict[str, Any]:
+        assert self.dealt is not None and self.positions is not None
+        shown: dict[str, list[str]] = {}
+        mucked: list[int] = []
+        pots: list[dict[str, Any]] = []
+        returned: list[dict[str, Any]] = []
+        for e in hand.events:
+            if isinstance(e, ev.Shown):
+                shown[e.player] = [card_name(c) for c in e.cards]
+            elif isinstance(e, ev.Mucked):
+                mucked.append(int(e.player))
+            elif isinstance(e, ev.PotAwarded):
+                pots.append(
+                    {
+                        "amount": e.amount,
+                        "winners": [int(w) for w in e.winners],
+                        "shares": [[int(p), s] for p, s in e.shares],
+                        "index": e.index,
+                    }
+                )
+            elif isinstance(e, ev.Returned):
+                returned.append(
+                    {
+                        "seat": int(e.player),
+                        "name": self.seats[int(e.player)].name
+                        if int(e.player) in self.seats
+                        else e.player,
+                        "amount": e.amount,
+                    }
+                )
+        pots.sort(key=lambda p: p["index"])
+        board = [card_name(c) for c in hand.board]
+        record: dict[str, Any] = {
+            "format": "brasseur-hand/1",
+            "table": self.table,
+            "table_name": self.config.name,
+            "hand": self.hand_no,
+            "profile": self.profile.id,
+            "started_at": self.clock.wall(),
+            "tournament": None,
+            "blinds": {
+                "sb": self.config.sb,
+                "bb": self.config.bb,
+                "ante": self.config.ante,
+                "ante_format": self.config.ante_format,
+            },
+            "max_seats": self.config.max_seats,
+            "button": self.positions.button,
+            "players": [
+                {"seat": s, "name": self.seats[s].name if s in self.seats else str(s), "stack": v}
+                for s, v in sorted(self.start_stacks.items())
+            ],
+            "actions": self.record_log,
+            "returned": returned,
+            "board": board,
+            "shown": shown,
+            "mucked": mucked,
+            "pots": pots,
+            "final_stacks": {str(s): v for s, v in stacks.items()},
+        }
+        record.update(self.dealt.fairness(board_count=len(board), shown=[int(s) for s in shown]))
+        return self.dealer.sign(record)
+
+    # ------------------------------------------------------------------ timers
+
+    def _next_deadline(self) -> float | None:
+        t = self.timers
+        times = [x for x in (t.action, t.cut, t.showdown, t.next_hand) if x is not None]
+        return min(times) if times else None
+
+    def _fire_timers(self) -> None:
+        now = self.clock.now()
+        t = self.timers
+        if t.next_hand is not None and now >= t.next_hand:
+            self._start_hand()
+        if t.cut is not None and now >= t.cut and self.phase is TablePhase.CUT:
+            self._deal(self.randbelow(52))  # cdc 5.2 online: a random cut on timeout
+        if t.showdown is not None and now >= t.showdown and self.hand is not None:
+            t.showdown = None
+            self._after_engine(self.hand.auto_showdown(), acted=-1)
+        if t.action is not None and now >= t.action and self.hand is not None:
+            self._action_expired()
+
+    def _action_expired(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        menu = hand.menu()
+        if menu is None:
+            self.timers.action = None
+            return
+        seat = int(menu.player)
+        if not self.timers.time_called and self._start_bank(seat):
+            return
+        dead = self.timers.time_called
+        self.timers.action = None
+        self._acting_seat = -1
+        events = hand.timeout(menu.player, dead=dead)
+        self._after_engine(events, acted=hand.index[menu.player])
+
+    # ------------------------------------------------------------------ output
+
+    def _emit(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        """Number, store (before anyone sees them), then deliver per recipient."""
+        batch = []
+        for kind, data in items:
+            self.seq += 1
+            batch.append((self.seq, kind, data))
+        if self.store is not None:
+            self.store.append_events(self.table, batch)
+        self._recent.extend(batch)
+        if len(self._recent) > 4000:
+            del self._recent[:1000]
+        in_hand = self._in_hand()
+        for watcher in list(self.watchers.values()):
+            if watcher.seat is None:
+                if not in_hand:  # spectators: one hand behind, caught up between hands
+                    self._deliver(watcher, self._events_after(watcher.delivered))
+                continue
+            self._deliver(watcher, batch)
+
+    def _in_hand(self) -> bool:
+        return self.phase in (TablePhase.CUT, TablePhase.BETTING, TablePhase.SHOWDOWN)
+
+    def _deliver(self, watcher: Watcher, batch: list[tuple[int, str, dict[str, Any]]]) -> None:
+        for seq, kind, data in batch:
+            if seq <= watcher.delivered:
+                continue
+            watcher.client.deliver(encode(self._render(watcher, seq, kind, data)))
+            watcher.delivered = seq
+
+    def _render(self, watcher: Watcher, seq: int, kind: str, data: dict[str, Any]) -> m.Message:
+        cls = m.SERVER_MESSAGES[kind]
+        if kind == "hole" and data["seat"] != watcher.seat:
+            data = {**data, "cards": []}  # dealt face down: only the owner sees them
+        fields: dict[str, Any] = {"table": self.table, "seq": seq}
+        for key, value in data.items():
+            fields[key] = tuple(value) if isinstance(value, list) else value
+        return cls(**fields)
+
+    def _flush_spectators(self) -> None:
+        for watcher in list(self.watchers.values()):
+            if watcher.seat is None:
+                self._deliver(watcher, self._events_after(watcher.delivered))
+
+    def _events_after(self, seq: int) -> list[tuple[int, str, dict[str, Any]]]:
+        if self._recent and self._recent[0][0] <= seq + 1:
+            return [e for e in self._recent if e[0] > seq]
+        if self.store is not None:
+            return self.store.events_after(self.table, seq)
+        return [e for e in self._recent if e[0] > seq]
+
+    def _resync(self, watcher: Watcher, last_seq: int | None) -> None:
+        """Missed events if we have them all, else a snapshot (ARCHITECTURE: reconnect)."""
+        limit = self.seq
+        if watcher.seat is None and self._in_hand():
+            limit = self.hand_start_seq - 1
+        if last_seq is not None and last_seq <= limit:
+            missed = [e for e in self._events_after(last_seq) if e[0] <= limit]
+            if (missed and missed[0][0] == last_seq + 1) or (not missed and last_seq == limit):
+                watcher.delivered = last_seq
+                self._deliver(watcher, missed)
+                return
+        watcher.client.deliver(
+            encode(m.Snapshot(table=self.table, seq=limit, state=self.snapshot_for(watcher.seat)))
+        )
+        watcher.delivered = limit
+
+    def snapshot_for(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` may see it (spectators: as of the last completed hand)."""
+        live = seat is not None or not self._in_hand()
+        hand = self.hand if live else None
+        state: dict[str, Any] = {
+            "name": self.config.name,
+            "profile": self.profile.id,
+            "blinds": [self.config.sb, self.config.bb, self.config.ante],
+            "ante_format": self.config.ante_format,
+            "max_seats": self.config.max_seats,
+            "denominations": list(self.config.denominations),
+            "phase": self.phase.value if live else "between",
+            "hand": self.hand_no,
+            "you": seat,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "player": s.name,
+                    "stack": s.stack
+                    if hand is None or str(s.seat) not in hand.index
+                    else hand.stack[hand.index[str(s.seat)]],
+                    "connected": s.connected,
+                    "sitting_out": s.sitting_out,
+                }
+                for s in sorted(self.seats.values(), key=lambda s: s.seat)
+            ],
+        }
+        if self.positions is not None:
+            state["button"] = self.positions.button
+        if hand is not None and self.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN):
+            state["board"] = [card_name(c) for c in hand.board]
+            state["bets"] = {p: hand.committed[i] for i, p in enumerate(hand.names)}
+            state["folded"] = [int(p) for i, p in enumerate(hand.names) if hand.folded[i]]
+            state["pots"] = [
+                {"amount": p.amount, "eligible": [int(x) for x in p.eligible]} for p in hand.pots()
+            ]
+            if seat is not None and str(seat) in hand.index:
+                state["hole"] = [card_name(c) for c in hand.hole[hand.index[str(seat)]]]
+            shown = {
+                e.player: [card_name(c) for c in e.cards]
+                for e in hand.events
+                if isinstance(e, ev.Shown)
+            }
+            state["shown"] = shown
+            menu = hand.menu()
+            if menu is not None:
+                state["to_act"] = int(menu.player)
+                if seat is not None and int(menu.player) == seat:
+                    state["menu"] = {
+                        "call": menu.call,
+                        "can_check": menu.can_check,
+                        "can_fold": menu.can_fold,
+                        "can_raise": menu.can_raise,
+                        "min_raise_to": menu.min_raise_to,
+                        "max_raise_to": menu.max_raise_to,
+                        "pending": menu.pending,
+                    }
+        return state

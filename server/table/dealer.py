@@ -1,0 +1,90 @@
+"""The table's dealer: a committed CSPRNG deck per hand, the player's cut, signed records."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from server.dealing import Deck, Signer, deal_layout, fairness_fields
+
+__all__ = ["CsprngDealer", "CsprngHand", "Dealer", "DealtHand"]
+
+
+class DealtHand(Protocol):
+    root: str
+    """Merkle root of the deck commitments, published before the deal."""
+    cutter: int
+    """Seat of the player on the dealer's right, who cuts (cdc 5.2)."""
+
+    def cut(self, position: int) -> None: ...
+
+    def hole(self, seat: int) -> tuple[int, int]: ...
+
+    def board(self) -> tuple[int, ...]: ...
+
+    def fairness(self, board_count: int, shown: list[int]) -> dict[str, Any]: ...
+
+
+class Dealer(Protocol):
+    def new_hand(self, dealt_in: list[int], button: int, max_seats: int) -> DealtHand: ...
+
+    def sign(self, record: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def _clockwise_after(button: int, seats: list[int], max_seats: int) -> list[int]:
+    chosen = set(seats)
+    return [s for k in range(1, max_seats + 1) if (s := (button - 1 + k) % max_seats + 1) in chosen]
+
+
+class CsprngHand:
+    def __init__(self, deck: Deck, order: list[int], cutter: int) -> None:
+        self.deck = deck
+        self.order = order
+        """Seats dealt in, first left of the button (the button, if dealt in, is last)."""
+        self.layout = deal_layout(len(order))
+        self.root = deck.root_hex
+        self.cutter = cutter
+
+    def cut(self, position: int) -> None:
+        self.deck.apply_cut(position)
+
+    def hole(self, seat: int) -> tuple[int, int]:
+        a, b = self.layout.hole[self.order.index(seat)]
+        return self.deck.deal(a)[1], self.deck.deal(b)[1]
+
+    def board(self) -> tuple[int, ...]:
+        return tuple(self.deck.deal(slot)[1] for slot in self.layout.board)
+
+    def fairness(self, board_count: int, shown: list[int]) -> dict[str, Any]:
+        return fairness_fields(
+            deck=self.deck,
+            layout=self.layout,
+            order=self.order,
+            board_dealt=board_count,
+            shown=shown,
+        )
+
+
+class CsprngDealer:
+    """Fisher-Yates with ``secrets`` (injectable for tests), Ed25519-signed records."""
+
+    def __init__(
+        self,
+        signer: Signer,
+        randbelow: Callable[[int], int] = secrets.randbelow,
+        token_bytes: Callable[[int], bytes] = secrets.token_bytes,
+    ) -> None:
+        self.signer = signer
+        self.randbelow = randbelow
+        self.token_bytes = token_bytes
+
+    def new_hand(self, dealt_in: list[int], button: int, max_seats: int) -> CsprngHand:
+        deck = Deck.shuffled(randbelow=self.randbelow, token_bytes=self.token_bytes)
+        order = _clockwise_after(button, dealt_in, max_seats)
+        # the player on the dealer's right: before the button, or before a dead button's seat
+        cutter = order[-2] if order[-1] == button else order[-1]
+        return CsprngHand(deck, order, cutter)
+
+    def sign(self, record: dict[str, Any]) -> dict[str, Any]:
+        return self.signer.sign_record(record)

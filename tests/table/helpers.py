@@ -1,0 +1,52 @@
+"""In-process clients for table actor tests (the real codec, no network)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from protocol import decode_server
+from protocol import messages as m
+from server.dealing import Signer
+from server.table.actor import TableActor
+from server.table.clock import FakeClock
+from server.table.config import TableConfig
+from server.table.dealer import CsprngDealer
+
+_ids = itertools.count(1)
+
+
+class RecordingClient:
+    """Decodes every frame the table sends, as a bot would."""
+
+    def __init__(self, pid: str | None = None) -> None:
+        self.cid = f"c{next(_ids)}"
+        self.pid = pid
+        self.received: list[m.Message] = []
+        self.kicked: tuple[str, str] | None = None
+
+    def deliver(self, data: bytes) -> None:
+        self.received.append(decode_server(data))
+
+    def kick(self, code: str, reason: str) -> None:
+        self.kicked = (code, reason)
+
+    def of(self, cls: type[Any]) -> list[Any]:
+        return [msg for msg in self.received if isinstance(msg, cls)]
+
+    def seqs(self) -> list[int]:
+        return [msg.seq for msg in self.received if hasattr(msg, "seq")]
+
+
+def make_table(**overrides: Any) -> tuple[TableActor, FakeClock]:
+    clock = FakeClock()
+    config = TableConfig(table_id=overrides.pop("table_id", "t1"), **overrides)
+    actor = TableActor(config, clock, CsprngDealer(Signer.generate()))
+    return actor, clock
+
+
+async def settle() -> None:
+    import asyncio
+
+    for _ in range(20):
+        await asyncio.sleep(0)

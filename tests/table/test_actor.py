@@ -1,0 +1,182 @@
+"""Table actor with a fake clock and in-process clients: views, clocks, presence, chat."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import messages as m
+from server.table.actor import TableActor, TablePhase
+from server.table.clock import FakeClock
+
+from .helpers import RecordingClient, make_table, settle
+
+
+async def seat_players(actor: TableActor, n: int) -> list[RecordingClient]:
+    clients = []
+    for k in range(1, n + 1):
+        client = RecordingClient(pid=f"p{k}")
+        actor.post("sit", client, (k, f"p{k}", f"Player{k}"))
+        clients.append(client)
+    await settle()
+    return clients
+
+
+def to_act(actor: TableActor) -> int:
+    assert actor.hand is not None
+    menu = actor.hand.menu()
+    assert menu is not None
+    return int(menu.player)
+
+
+async def start_hand(actor: TableActor, clock: FakeClock) -> None:
+    await clock.advance(actor.config.next_hand_seconds)
+    await settle()
+    assert actor.phase is TablePhase.CUT
+    await clock.advance(actor.config.cut_seconds)  # nobody cuts: a random cut
+    await settle()
+    assert actor.phase is TablePhase.BETTING
+
+
+@pytest.mark.asyncio
+async def test_players_see_only_their_own_hole_cards_and_spectators_none() -> None:
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    spectator = RecordingClient()
+    actor.post("watch", spectator, None)
+    await start_hand(actor, clock)
+    for k, client in enumerate(clients, start=1):
+        holes = client.of(m.HoleCards)
+        mine = [h for h in holes if h.seat == k]
+        others = [h for h in holes if h.seat != k]
+        assert len(mine) == 1 and len(mine[0].cards) == 2
+        assert others and all(h.cards == () for h in others)
+    # spectators are one hand behind: nothing of the live hand yet
+    assert not spectator.of(m.HoleCards) and not spectator.of(m.HandStart)
+    # play the hand out by folding to the big blind
+    while actor.phase is TablePhase.BETTING:
+        seat = to_act(actor)
+        actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+        await settle()
+    assert spectator.of(m.HandStart)
+    assert all(h.cards == () for h in spectator.of(m.HoleCards))
+    # every recipient's sequence numbers are contiguous
+    for client in [*clients, spectator]:
+        seqs = client.seqs()
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_timeout_checks_or_folds_after_action_clock_and_bank() -> None:
+    actor, clock = make_table(action_seconds=10, time_bank_seconds=5)
+    task = actor.start()
+    clients = await seat_players(actor, 2)
+    await start_hand(actor, clock)
+    seat = to_act(actor)  # heads-up: the button/SB acts first preflop
+    await clock.advance(10)  # action clock out: the time bank starts
+    await settle()
+    assert to_act(actor) == seat
+    banks = [c for c in clients[seat - 1].of(m.ClockEvent) if c.kind == "bank"]
+    assert banks and banks[-1].remaining_ms == 5000
+    await clock.advance(5)  # bank out too: facing the BB, the SB is folded
+    await settle()
+    assert actor.phase is TablePhase.BETWEEN
+    folds = [a for a in clients[0].of(m.ActionEvent) if a.action == "fold"]
+    assert folds and folds[0].seat == seat
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("profile", "total", "countdown"), [("cdc", 30, 5), ("tda", 60, 10), ("fpc", 70, 10)]
+)
+async def test_clock_call_counts_down_per_profile(profile: str, total: int, countdown: int) -> None:
+    actor, clock = make_table(profile=profile, action_seconds=600, time_call_after=60)
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    thinker = to_act(actor)
+    caller = clients[(thinker % 3)]
+    actor.post("msg", caller, m.CallClock(table="t1", hand=actor.hand_no))
+    await settle()
+    assert caller.of(m.Error)[-1].code == "too_early"  # cdc 3.5: never under a minute
+    await clock.advance(60)
+    actor.post("msg", caller, m.CallClock(table="t1", hand=actor.hand_no))
+    await settle()
+    called = [c for c in caller.of(m.ClockEvent) if c.kind == "time"]
+    assert called and called[-1].remaining_ms == total * 1000
+    assert called[-1].countdown_ms == countdown * 1000
+    await clock.advance(total - 1)
+    await settle()
+    assert to_act(actor) == thinker
+    await clock.advance(1)  # zero: the hand is dead (cdc 3.5, tda 27)
+    await settle()
+    folds = [a for a in caller.of(m.ActionEvent) if a.action == "fold"]
+    assert folds and folds[-1].seat == thinker
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_second_login_takes_over_the_seat() -> None:
+    actor, _clock = make_table()
+    task = actor.start()
+    first = RecordingClient(pid="p1")
+    actor.post("sit", first, (1, "p1", "Ana"))
+    await settle()
+    second = RecordingClient(pid="p1")
+    actor.post("watch", second, None)
+    await settle()
+    assert first.kicked is not None and first.kicked[0] == "replaced"
+    assert actor.seats[1].client is second
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_chat_from_outside_the_hand_is_held_and_show_refused() -> None:
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    seat = to_act(actor)
+    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+    await settle()
+    actor.post("msg", clients[seat - 1], m.Chat(table="t1", text="nice hand"))
+    actor.post("msg", clients[seat - 1], m.Show(table="t1", hand=actor.hand_no))
+    await settle()
+    others = [c for k, c in enumerate(clients, start=1) if k != seat]
+    assert not any(c.of(m.ChatEvent) for c in others)  # held (cdc 11.3)
+    assert clients[seat - 1].of(m.Error)[-1].code == "show_refused"
+    while actor.phase is TablePhase.BETTING:
+        s = to_act(actor)
+        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+        await settle()
+    assert all(c.of(m.ChatEvent) for c in others)  # released at the end of the hand
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_acting_for_another_seat_or_out_of_range_is_refused() -> None:
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    seat = to_act(actor)
+    other = clients[seat % 3]
+    before = actor.hand.stacks() if actor.hand else None
+    # the other player's command acts for their own seat only: out of turn, recorded
+    actor.post("msg", other, m.Act(table="t1", hand=actor.hand_no, verb="raise", amount=10**12))
+    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=99, verb="call"))
+    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, chips=(7,)))
+    await settle()
+    assert clients[seat - 1].of(m.Error)[-2].code == "stale_hand"
+    assert clients[seat - 1].of(m.Error)[-1].code == "rule.bad_chips"
+    assert actor.hand is not None and actor.hand.stacks() == before
+    assert to_act(actor) == seat
+    await actor.stop()
+    await task
