@@ -105,8 +105,13 @@ class Watcher:
     """Last sequence number delivered (spectators lag one hand behind)."""
 
 
-@dataclass
 class Store(Protocol):
+    def last_seq(self, table: str) -> int: ...
+
+    def last_snapshot(self, table: str) -> tuple[int, int, dict[str, Any]] | None: ...
+
+    def hand_record(self, table: str, hand: int) -> dict[str, Any] | None: ...
+
     def append_events(self, table: str, events: list[tuple[int, str, dict[str, Any]]]) -> None: ...
 
     def events_after(
@@ -219,6 +224,48 @@ class TableActor:
             except Exception:
                 log.exception("table %s: error in timers", self.table)
 
+    def recover(self) -> None:
+        """Come back from the store after a restart, at the last completed hand. A hand cut
+        by a crash is cancelled with every bet returned and replayed (cdc 5.4)."""
+        store = self.store
+        if store is None:
+            return
+        self.seq = store.last_seq(self.table)
+        last = store.last_snapshot(self.table)
+        if last is None:
+            return
+        hand, _seq, data = last
+        self.hand_no = hand
+        for entry in data["seats"]:
+            self.seats[entry["seat"]] = SeatState(
+                seat=entry["seat"],
+                pid=entry["pid"],
+                name=entry["name"],
+                stack=entry["stack"],
+                time_bank=entry["time_bank"],
+                new=entry["new"],
+                sitting_out=entry["sitting_out"],
+            )
+        positions = Positions(
+            button=data["positions"][0],
+            sb_slot=data["positions"][1],
+            big_blind=data["positions"][2],
+        )
+        record = store.hand_record(self.table, hand)
+        if record is None:
+            self.replay_positions = positions
+            stacks = {str(s.seat): s.stack for s in self.seats.values()}
+            self._emit(
+                [("hand_end", {"hand": hand, "stacks": stacks, "record": "", "cancelled": True})]
+            )
+            return
+        self.positions = positions
+        for seat, stack in record["final_stacks"].items():
+            if int(seat) in self.seats:
+                self.seats[int(seat)].stack = stack
+                if stack == 0:
+                    del self.seats[int(seat)]
+
     # ------------------------------------------------------------------ inbox
 
     def _handle(self, kind: str, client: Client | None, payload: Any) -> None:
@@ -229,7 +276,14 @@ class TableActor:
             self._watch(client, payload)
         elif kind == "sit":
             assert client is not None
-            self._sit(client, *payload)
+            seat, pid, name, token = payload
+            try:
+                self._sit(client, seat, pid, name)
+            except ProtocolError as exc:
+                self._error(client, exc.code, exc.message, None)
+                return
+            if token:
+                client.deliver(encode(m.Seated(table=self.table, seat=seat, token=token)))
         elif kind == "gone":
             assert client is not None
             self._gone(client)

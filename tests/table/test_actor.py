@@ -15,7 +15,7 @@ async def seat_players(actor: TableActor, n: int) -> list[RecordingClient]:
     clients = []
     for k in range(1, n + 1):
         client = RecordingClient(pid=f"p{k}")
-        actor.post("sit", client, (k, f"p{k}", f"Player{k}"))
+        actor.post("sit", client, (k, f"p{k}", f"Player{k}", ""))
         clients.append(client)
     await settle()
     return clients
@@ -125,7 +125,7 @@ async def test_second_login_takes_over_the_seat() -> None:
     actor, _clock = make_table()
     task = actor.start()
     first = RecordingClient(pid="p1")
-    actor.post("sit", first, (1, "p1", "Ana"))
+    actor.post("sit", first, (1, "p1", "Ana", ""))
     await settle()
     second = RecordingClient(pid="p1")
     actor.post("watch", second, None)

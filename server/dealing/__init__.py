@@ -1,0 +1,40 @@
+"""Fair dealing without rabbit hunting: CSPRNG shuffle, the player's cut, per-position
+commitments and signed hand records (docs/fairness.md).
+
+The table server, per hand::
+
+    deck = Deck.shuffled()                       # commit: send deck.root_hex at hand start
+    deck.apply_cut(n)  # or deck.apply_random_cut() when the cutter times out (cdc 5.2)
+    layout = deal_layout(players)
+    hole = [deck.deal(s)[1] for s in layout.hole[i]]  # and the board from layout.board
+    ...
+    record = signer.sign_record(hand_record(..., deck=deck, layout=layout, ...))
+
+``protocol.verify`` checks the record; it holds the hashing construction both sides use.
+"""
+
+from .deck import DealingError, Deck, Opening, merkle_levels, merkle_proof
+from .layout import MAX_PLAYERS, DealLayout, deal_layout
+from .record import FAIRNESS_FIELDS, fairness_fields, hand_record, hole_openings
+from .shuffle import RandBelow, TokenBytes, shuffle, shuffled_deck
+from .signing import Signer
+
+__all__ = [
+    "FAIRNESS_FIELDS",
+    "MAX_PLAYERS",
+    "DealLayout",
+    "DealingError",
+    "Deck",
+    "Opening",
+    "RandBelow",
+    "Signer",
+    "TokenBytes",
+    "deal_layout",
+    "fairness_fields",
+    "hand_record",
+    "hole_openings",
+    "merkle_levels",
+    "merkle_proof",
+    "shuffle",
+    "shuffled_deck",
+]

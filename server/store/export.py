@@ -1,0 +1,416 @@
+"""Exports of hand records (``brasseur-hand/1``): JSON, and PokerStars text hand histories.
+
+Pure functions, no I/O. The PokerStars text follows the tournament (or play-chips cash)
+layout that tracking software (HoldemManager, PokerTracker, Hand2Note) imports::
+
+    PokerStars Hand #<id>: Tournament #<tid>, Hold'em No Limit - Level I (10/20) - <date> ET
+    Table '<tid> <n>' 9-max Seat #3 is the button
+    Seat 1: ana (1500 in chips)
+    ...
+    *** SUMMARY ***
+
+Tracking software needs numbers where Brasseur has names, so: the hand id is the record's
+``hand_id`` if numeric, else ``crc32(table) * 10**7 + hand``; the tournament id is the
+tournament's ``id`` if numeric, else its crc32. Times are US Eastern (the ET of PokerStars),
+converted from the record's UTC ``started_at`` with the US daylight-saving rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from .handdesc import describe_hand
+
+__all__ = ["to_json", "to_pokerstars"]
+
+_STREETS: Final = ("preflop", "flop", "turn", "river")
+_BOARD_SIZE: Final = {"flop": 3, "turn": 4, "river": 5}
+_POST_ORDER: Final = {"post_ante": 0, "post_sb": 1, "post_bb": 2}
+_HAND_ID_FACTOR: Final = 10**7
+
+
+def to_json(records: list[dict[str, Any]]) -> str:
+    """The records as one JSON array, keys sorted (stable output for diffs and archives)."""
+    return json.dumps(records, ensure_ascii=False, sort_keys=True, indent=2)
+
+
+def to_pokerstars(records: list[dict[str, Any]], hero: str | None = None) -> str:
+    """PokerStars-format hand histories of ``records``, two blank lines between hands.
+
+    ``hero`` is the player whose hole cards are printed (``Dealt to hero [..]``) when the
+    record knows them (``hole``, or ``shown`` at showdown). Missing optional fields are
+    tolerated (no board, no pots, no ``to`` or ``added``...); actions of a kind PokerStars
+    does not know are left out. Raises KeyError/ValueError/TypeError only on a malformed
+    record (a player without ``seat``, a non-numeric amount...).
+    """
+    return "\n\n".join(_render(record, hero) for record in records)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _roman(number: int) -> str:
+    if number <= 0:
+        return str(number)
+    out = []
+    for value, letters in (
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ):
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def _nth_sunday(year: int, month: int, n: int) -> int:
+    """Day of the month of the n-th Sunday."""
+    first = datetime(year, month, 1).weekday()  # Monday = 0
+    return 1 + (6 - first) % 7 + 7 * (n - 1)
+
+
+def _eastern(started_at: object) -> str:
+    """``YYYY/MM/DD HH:MM:SS ET`` of an ISO-8601 UTC time (US rules since 2007: daylight
+    time from the 2nd Sunday of March 2:00 EST to the 1st Sunday of November 2:00 EDT)."""
+    try:
+        moment = datetime.fromisoformat(str(started_at).replace("Z", "+00:00"))
+    except ValueError:
+        moment = datetime(1970, 1, 1, tzinfo=UTC)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    utc = moment.astimezone(UTC).replace(tzinfo=None)
+    year = utc.year
+    dst_start = datetime(year, 3, _nth_sunday(year, 3, 2), 7)  # 2:00 EST = 7:00 UTC
+    dst_end = datetime(year, 11, _nth_sunday(year, 11, 1), 6)  # 2:00 EDT = 6:00 UTC
+    offset = -4 if dst_start <= utc < dst_end else -5
+    return (utc + timedelta(hours=offset)).strftime("%Y/%m/%d %H:%M:%S") + " ET"
+
+
+def _numeric_id(value: object) -> str:
+    text = str(value)
+    return text if text.isdigit() else str(zlib.crc32(text.encode()))
+
+
+def _hand_id(record: Mapping[str, Any]) -> str:
+    explicit = record.get("hand_id")
+    if explicit is not None and str(explicit).isdigit():
+        return str(explicit)
+    table = str(record.get("table", ""))
+    return str(zlib.crc32(table.encode()) * _HAND_ID_FACTOR + int(record.get("hand", 0)))
+
+
+def _card(card: object) -> str:
+    text = str(card)
+    rank = text[:-1].upper()
+    return ("T" if rank == "10" else rank) + text[-1:].lower()
+
+
+def _cards(cards: Iterable[object]) -> str:
+    return " ".join(_card(c) for c in cards)
+
+
+def _clean(name: object) -> str:
+    """A player or table name on one line (PokerStars names never span lines)."""
+    return re.sub(r"[\r\n]+", " ", str(name)).strip()
+
+
+def _by_seat(mapping: object) -> dict[int, Any]:
+    if not isinstance(mapping, Mapping):
+        return {}
+    return {int(k): v for k, v in mapping.items()}
+
+
+def _describe(cards: list[str], board: list[str]) -> str | None:
+    try:
+        return describe_hand([*cards, *board])
+    except ValueError:
+        return None
+
+
+@dataclass
+class _Street:
+    """Betting of the current street: each seat's total and the highest total."""
+
+    to: dict[int, int] = field(default_factory=dict)
+    highest: int = 0
+
+
+@dataclass
+class _Hand:
+    record: Mapping[str, Any]
+    hero: str | None
+    names: dict[int, str] = field(default_factory=dict)
+    folded: dict[int, str] = field(default_factory=dict)  # seat -> street of the fold
+    bet_preflop: set[int] = field(default_factory=set)  # put chips in before the flop
+    lines: list[str] = field(default_factory=list)
+
+    def name(self, seat: int) -> str:
+        return self.names.get(seat, f"Seat {seat}")
+
+    def amounts(self, action: Mapping[str, Any], street: _Street) -> tuple[int, int]:
+        """(to, added) of an action, each computed from the other when missing."""
+        seat = int(action["seat"])
+        before = street.to.get(seat, 0)
+        to, added = action.get("to"), action.get("added")
+        if to is None:
+            to = before + int(added or 0)
+        if added is None:
+            added = max(int(to) - before, 0)
+        return int(to), int(added)
+
+    def post(self, action: Mapping[str, Any], street: _Street) -> None:
+        seat, kind = int(action["seat"]), action["action"]
+        to, added = self.amounts(action, street)
+        if kind == "post_ante":  # dead money, outside the street's bets
+            text = f"posts the ante {added}"
+        else:
+            text = f"posts {'small' if kind == 'post_sb' else 'big'} blind {added}"
+            street.to[seat] = to
+            street.highest = max(street.highest, to)
+            if added > 0:
+                self.bet_preflop.add(seat)
+        if action.get("allin"):
+            text += " and is all-in"
+        self.lines.append(f"{self.name(seat)}: {text}")
+
+    def act(self, action: Mapping[str, Any], street: _Street, name_of_street: str) -> None:
+        seat, kind = int(action["seat"]), str(action.get("action", ""))
+        to, added = self.amounts(action, street)
+        allin = bool(action.get("allin")) or kind == "allin"
+        if kind == "allin":  # a bet, raise or call: decided by the street's highest total
+            kind = "call" if to <= street.highest else "raise"
+        if kind in ("bet", "raise"):
+            text = f"bets {to}" if street.highest == 0 else f"raises {to - street.highest} to {to}"
+        elif kind == "call":
+            text = f"calls {added}"
+        elif kind == "check":
+            text = "checks"
+        elif kind == "fold":
+            self.folded[seat] = name_of_street
+            text = "folds"
+        else:  # unknown to PokerStars: left out rather than misreported
+            return
+        if allin and kind in ("bet", "raise", "call"):
+            text += " and is all-in"
+        if name_of_street == "preflop" and added > 0:
+            self.bet_preflop.add(seat)
+        street.to[seat] = max(to, street.to.get(seat, 0))
+        street.highest = max(street.highest, to)
+        self.lines.append(f"{self.name(seat)}: {text}")
+
+
+def _header(record: Mapping[str, Any], hand_id: str) -> list[str]:
+    blinds = record.get("blinds") or {}
+    stakes = f"({blinds.get('sb', 0)}/{blinds.get('bb', 0)})"
+    when = _eastern(record.get("started_at"))
+    button = record.get("button", 0)
+    max_seats = record.get("max_seats") or 9
+    tournament = record.get("tournament")
+    if isinstance(tournament, Mapping):
+        tid = _numeric_id(tournament.get("id", record.get("table", "")))
+        buyin = tournament.get("buyin")
+        game = f"{_clean(buyin)} Hold'em No Limit" if buyin else "Hold'em No Limit"
+        level = _roman(int(tournament.get("level") or 1))
+        number = record.get("table_number")
+        if number is None:
+            digits = re.search(r"(\d+)$", str(record.get("table", "")))
+            number = int(digits.group(1)) if digits else 1
+        return [
+            f"PokerStars Hand #{hand_id}: Tournament #{tid}, {game} - Level {level} {stakes}"
+            f" - {when}",
+            f"Table '{tid} {number}' {max_seats}-max Seat #{button} is the button",
+        ]
+    table = _clean(record.get("table_name") or record.get("table", "")).replace("'", "")
+    return [
+        f"PokerStars Hand #{hand_id}:  Hold'em No Limit {stakes} - {when}",
+        f"Table '{table}' {max_seats}-max Seat #{button} is the button",
+    ]
+
+
+def _render(record: Mapping[str, Any], hero: str | None) -> str:
+    hand = _Hand(record=record, hero=hero)
+    players = sorted(record.get("players") or [], key=lambda p: int(p["seat"]))
+    actions = [a for a in record.get("actions") or [] if "seat" in a]
+    for action in actions:
+        hand.names.setdefault(int(action["seat"]), _clean(action.get("name", "")))
+    for player in players:
+        hand.names[int(player["seat"])] = _clean(player.get("name", ""))
+    board = [_card(c) for c in record.get("board") or []]
+    shown = {
+        seat: [_card(c) for c in cards] for seat, cards in _by_seat(record.get("shown")).items()
+    }
+    hole = {seat: [_card(c) for c in cards] for seat, cards in _by_seat(record.get("hole")).items()}
+    mucked = {int(s) for s in record.get("mucked") or []}
+    button = int(record.get("button", 0))
+    lines = hand.lines
+
+    lines.extend(_header(record, _hand_id(record)))
+    for player in players:
+        lines.append(
+            f"Seat {player['seat']}: {hand.name(int(player['seat']))} ({player['stack']} in chips)"
+        )
+
+    posts = [a for a in actions if a.get("action") in _POST_ORDER]
+    posts.sort(key=lambda a: _POST_ORDER[a["action"]])  # stable: antes, small, big blind
+    blind_seat = {a["action"]: int(a["seat"]) for a in reversed(posts)}
+    street = _Street()
+    for action in posts:
+        hand.post(action, street)
+
+    lines.append("*** HOLE CARDS ***")
+    if hero is not None:
+        hero_seat = next((s for s, n in hand.names.items() if n == hero), None)
+        cards = hole.get(hero_seat, shown.get(hero_seat)) if hero_seat is not None else None
+        if cards:
+            lines.append(f"Dealt to {hero} [{_cards(cards)}]")
+
+    moves = [a for a in actions if a.get("action") not in _POST_ORDER]
+    last_street = str(moves[-1].get("street", "preflop")) if moves else "preflop"
+    returned_done = False
+    for name in _STREETS:
+        if name != "preflop":
+            size = _BOARD_SIZE[name]
+            if len(board) < size:
+                break
+            shown_before = f"[{_cards(board[: size - 1])}] [{board[size - 1]}]"
+            lines.append(
+                f"*** {name.upper()} *** "
+                + (f"[{_cards(board[:3])}]" if name == "flop" else shown_before)
+            )
+            street = _Street()
+        for action in moves:
+            if action.get("street", "preflop") == name:
+                hand.act(action, street, name)
+        if name == last_street:
+            lines.extend(_returned(record, hand))
+            returned_done = True
+    if not returned_done:
+        lines.extend(_returned(record, hand))
+
+    _showdown(hand, record, players, button, board, shown, mucked, blind_seat)
+    return "\n".join(lines) + "\n"
+
+
+def _returned(record: Mapping[str, Any], hand: _Hand) -> list[str]:
+    out = []
+    for item in record.get("returned") or []:
+        seat = int(item["seat"])
+        name = hand.names.get(seat) or _clean(item.get("name", f"Seat {seat}"))
+        out.append(f"Uncalled bet ({item['amount']}) returned to {name}")
+    return out
+
+
+def _pot_shares(pot: Mapping[str, Any]) -> list[tuple[int, int]]:
+    shares = pot.get("shares")
+    if shares:
+        return [(int(seat), int(amount)) for seat, amount in shares]
+    winners = [int(w) for w in pot.get("winners") or []]
+    if not winners:
+        return []
+    each, odd = divmod(int(pot.get("amount", 0)), len(winners))
+    return [(w, each + (1 if i < odd else 0)) for i, w in enumerate(winners)]
+
+
+def _pot_label(index: int, count: int) -> str:
+    if count == 1:
+        return "pot"
+    if index == 0:
+        return "main pot"
+    return "side pot" if count == 2 else f"side pot-{index}"
+
+
+def _showdown(
+    hand: _Hand,
+    record: Mapping[str, Any],
+    players: list[Mapping[str, Any]],
+    button: int,
+    board: list[str],
+    shown: dict[int, list[str]],
+    mucked: set[int],
+    blind_seat: dict[str, int],
+) -> None:
+    lines = hand.lines
+    seats = [int(p["seat"]) for p in players] or sorted(hand.names)
+    order = sorted(seats, key=lambda s: (s <= button, s))  # from the button's left
+    contenders = [s for s in order if s not in hand.folded]
+    pots = [p for p in record.get("pots") or [] if int(p.get("amount", 0)) > 0]
+    won: dict[int, int] = {}
+    collected: list[str] = []
+    for index in reversed(range(len(pots))):  # side pots are awarded first
+        label = _pot_label(index, len(pots))
+        for seat, amount in _pot_shares(pots[index]):
+            won[seat] = won.get(seat, 0) + amount
+            collected.append(f"{hand.name(seat)} collected {amount} from {label}")
+    descriptions = {s: _describe(cards, board) for s, cards in shown.items()}
+
+    def shows(seat: int) -> str:
+        text = f"{hand.name(seat)}: shows [{_cards(shown[seat])}]"
+        return text + (f" ({descriptions[seat]})" if descriptions[seat] else "")
+
+    showdown = len(contenders) >= 2
+    if showdown:
+        lines.append("*** SHOW DOWN ***")
+        for seat in contenders:
+            if seat in shown:
+                lines.append(shows(seat))
+            elif seat in mucked:
+                lines.append(f"{hand.name(seat)}: mucks hand")
+        lines.extend(collected)
+    else:
+        lines.extend(collected)
+        for seat in contenders:
+            lines.append(shows(seat) if seat in shown else f"{hand.name(seat)}: doesn't show hand")
+
+    lines.append("*** SUMMARY ***")
+    total = sum(int(p["amount"]) for p in pots)
+    split = ""
+    if len(pots) > 1:
+        split = f" Main pot {pots[0]['amount']}."
+        for index in range(1, len(pots)):
+            split += f" {_pot_label(index, len(pots)).capitalize()} {pots[index]['amount']}."
+    lines.append(f"Total pot {total}{split} | Rake 0")
+    if board:
+        lines.append(f"Board [{_cards(board)}]")
+    for seat in sorted(seats):
+        text = f"Seat {seat}: {hand.name(seat)}"
+        if seat == button:
+            text += " (button)"
+        if seat == blind_seat.get("post_sb"):
+            text += " (small blind)"
+        if seat == blind_seat.get("post_bb"):
+            text += " (big blind)"
+        amount = won.get(seat, 0)
+        if seat in hand.folded:
+            fold_street = hand.folded[seat]
+            if fold_street == "preflop":
+                text += " folded before Flop"
+                if seat not in hand.bet_preflop:
+                    text += " (didn't bet)"
+            else:
+                text += f" folded on the {fold_street.capitalize()}"
+        elif showdown and seat in shown:
+            result = f"won ({amount})" if amount else "lost"
+            description = descriptions[seat]
+            text += f" showed [{_cards(shown[seat])}] and {result}"
+            text += f" with {description}" if description else ""
+        elif amount:
+            text += f" collected ({amount})"
+        else:
+            text += " mucked"
+        lines.append(text)

@@ -1,0 +1,296 @@
+"""Exports: JSON, and PokerStars hand histories checked line by line against goldens."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.store import Store, describe_hand, to_json, to_pokerstars
+
+from .hands import preflop_win_hand, side_pot_hand, split_pot_hand
+
+SPLIT_POT = """\
+PokerStars Hand #15322762790000012: Tournament #2026001, Hold'em No Limit - Level I (10/20) \
+- 2026/11/22 09:03:07 ET
+Table '2026001 1' 6-max Seat #6 is the button
+Seat 1: ana (1500 in chips)
+Seat 2: bob (1500 in chips)
+Seat 4: cid (1500 in chips)
+Seat 6: dan (1500 in chips)
+ana: posts small blind 10
+bob: posts big blind 20
+*** HOLE CARDS ***
+Dealt to ana [Th 2c]
+cid: raises 40 to 60
+dan: folds
+ana: calls 50
+bob: folds
+*** FLOP *** [Ah Kd 7c]
+ana: checks
+cid: bets 80
+ana: calls 80
+*** TURN *** [Ah Kd 7c] [Qc]
+ana: checks
+cid: checks
+*** RIVER *** [Ah Kd 7c Qc] [Js]
+ana: bets 100
+cid: calls 100
+*** SHOW DOWN ***
+ana: shows [Th 2c] (a straight, Ten to Ace)
+cid: shows [Td 3s] (a straight, Ten to Ace)
+ana collected 250 from pot
+cid collected 250 from pot
+*** SUMMARY ***
+Total pot 500 | Rake 0
+Board [Ah Kd 7c Qc Js]
+Seat 1: ana (small blind) showed [Th 2c] and won (250) with a straight, Ten to Ace
+Seat 2: bob (big blind) folded before Flop
+Seat 4: cid showed [Td 3s] and won (250) with a straight, Ten to Ace
+Seat 6: dan (button) folded before Flop (didn't bet)
+"""
+
+SIDE_POT = """\
+PokerStars Hand #32609401730000040: Tournament #2026001, Hold'em No Limit - Level V (50/100) \
+- 2026/07/04 14:30:00 ET
+Table '2026001 2' 9-max Seat #1 is the button
+Seat 1: ana (1000 in chips)
+Seat 2: bob (300 in chips)
+Seat 3: cid (2000 in chips)
+ana: posts the ante 10
+bob: posts the ante 10
+cid: posts the ante 10
+bob: posts small blind 50
+cid: posts big blind 100
+*** HOLE CARDS ***
+ana: raises 200 to 300
+bob: calls 240 and is all-in
+cid: raises 1690 to 1990 and is all-in
+ana: calls 690 and is all-in
+Uncalled bet (1000) returned to cid
+*** FLOP *** [Kc 8d 4s]
+*** TURN *** [Kc 8d 4s] [2h]
+*** RIVER *** [Kc 8d 4s 2h] [9c]
+*** SHOW DOWN ***
+bob: shows [Ac Ah] (a pair of Aces)
+cid: shows [Js Jh] (a pair of Jacks)
+ana: shows [Qs Qd] (a pair of Queens)
+ana collected 1400 from side pot
+bob collected 900 from main pot
+*** SUMMARY ***
+Total pot 2300 Main pot 900. Side pot 1400. | Rake 0
+Board [Kc 8d 4s 2h 9c]
+Seat 1: ana (button) showed [Qs Qd] and won (1400) with a pair of Queens
+Seat 2: bob (small blind) showed [Ac Ah] and won (900) with a pair of Aces
+Seat 3: cid (big blind) showed [Js Jh] and lost with a pair of Jacks
+"""
+
+PREFLOP_WIN = """\
+PokerStars Hand #36242043670000003:  Hold'em No Limit (10/20) - 2026/11/22 16:00:00 ET
+Table 'Friends' 9-max Seat #1 is the button
+Seat 1: ana (2000 in chips)
+Seat 2: bob (2000 in chips)
+Seat 3: cid (2000 in chips)
+bob: posts small blind 10
+cid: posts big blind 20
+*** HOLE CARDS ***
+ana: raises 40 to 60
+bob: folds
+cid: folds
+Uncalled bet (40) returned to ana
+ana collected 50 from pot
+ana: doesn't show hand
+*** SUMMARY ***
+Total pot 50 | Rake 0
+Seat 1: ana (button) collected (50)
+Seat 2: bob (small blind) folded before Flop
+Seat 3: cid (big blind) folded before Flop
+"""
+
+
+def test_split_pot_hand_with_hero() -> None:
+    assert to_pokerstars([split_pot_hand()], hero="ana") == SPLIT_POT
+
+
+def test_split_pot_hand_without_hero_has_no_dealt_line() -> None:
+    expected = SPLIT_POT.replace("Dealt to ana [Th 2c]\n", "")
+    assert to_pokerstars([split_pot_hand()]) == expected
+
+
+def test_side_pot_uncalled_bet_and_antes() -> None:
+    assert to_pokerstars([side_pot_hand()]) == SIDE_POT
+    hero = to_pokerstars([side_pot_hand()], hero="ana")
+    assert hero == SIDE_POT.replace(
+        "*** HOLE CARDS ***\n", "*** HOLE CARDS ***\nDealt to ana [Qs Qd]\n"
+    )
+
+
+def test_hand_won_preflop_cash_style() -> None:
+    # the hero's cards are unknown (no "hole", nothing shown): no "Dealt to" line
+    assert to_pokerstars([preflop_win_hand()], hero="ana") == PREFLOP_WIN
+
+
+def test_several_hands_are_separated_by_blank_lines() -> None:
+    text = to_pokerstars([split_pot_hand(), side_pot_hand(), preflop_win_hand()])
+    assert text == "\n\n".join(
+        [SPLIT_POT.replace("Dealt to ana [Th 2c]\n", ""), SIDE_POT, PREFLOP_WIN]
+    )
+    assert text.count("PokerStars Hand #") == 3
+    assert "\n\n\nPokerStars Hand #" in text
+    assert to_pokerstars([]) == ""
+
+
+def test_three_pots_are_numbered_and_allin_bets_postflop() -> None:
+    record = side_pot_hand()
+    record["pots"] = [
+        {"amount": 900, "winners": [2], "shares": [[2, 900]]},
+        {"amount": 1000, "winners": [1], "shares": [[1, 1000]]},
+        {"amount": 400, "winners": [1, 3]},  # no shares: split from the winners
+    ]
+    text = to_pokerstars([record])
+    assert "ana collected 200 from side pot-2\ncid collected 200 from side pot-2\n" in text
+    assert "ana collected 1000 from side pot-1\nbob collected 900 from main pot\n" in text
+    assert "Total pot 2300 Main pot 900. Side pot-1 1000. Side pot-2 400. | Rake 0" in text
+    assert "Seat 3: cid (big blind) showed [Js Jh] and won (200) with a pair of Jacks" in text
+
+
+def test_allin_is_a_bet_when_nobody_bet_the_street() -> None:
+    record = split_pot_hand()
+    record["actions"][7] = {
+        "street": "flop",
+        "seat": 4,
+        "name": "cid",
+        "action": "allin",
+        "to": 1440,
+        "added": 1440,
+        "allin": True,
+    }
+    record["actions"][8] = {"street": "flop", "seat": 1, "name": "ana", "action": "fold"}
+    del record["actions"][9:]
+    record["returned"] = [{"seat": 4, "name": "cid", "amount": 1440}]
+    record["board"] = record["board"][:3]
+    record["shown"] = {}
+    record["pots"] = [{"amount": 140, "winners": [4], "shares": [[4, 140]]}]
+    text = to_pokerstars([record])
+    assert "cid: bets 1440 and is all-in\nana: folds\nUncalled bet (1440) returned to cid\n" in text
+    assert "cid collected 140 from pot\ncid: doesn't show hand\n*** SUMMARY ***" in text
+    assert "*** TURN ***" not in text and "*** SHOW DOWN ***" not in text
+    assert "Seat 1: ana (small blind) folded on the Flop" in text
+    assert "Seat 4: cid collected (140)" in text
+    assert "Board [Ah Kd 7c]" in text
+
+
+def test_mucked_hand_at_showdown() -> None:
+    record = split_pot_hand()
+    record["shown"] = {"1": ["Th", "2c"]}
+    record["mucked"] = [4]
+    record["pots"] = [{"amount": 500, "winners": [1], "shares": [[1, 500]]}]
+    text = to_pokerstars([record])
+    assert "ana: shows [Th 2c] (a straight, Ten to Ace)\ncid: mucks hand\n" in text
+    assert "Seat 4: cid mucked\n" in text
+    assert "Seat 1: ana (small blind) showed [Th 2c] and won (500) with" in text
+
+
+def test_minimal_record_is_tolerated() -> None:
+    record: dict[str, Any] = {
+        "table": "t9",
+        "hand": 1,
+        "button": 2,
+        "players": [
+            {"seat": 1, "name": "ana", "stack": 100},
+            {"seat": 2, "name": "bob", "stack": 100},
+        ],
+        "actions": [
+            {"street": "preflop", "seat": 2, "name": "bob", "action": "post_sb", "added": 5},
+            {"street": "preflop", "seat": 1, "name": "ana", "action": "post_bb", "added": 10},
+            {"street": "preflop", "seat": 2, "name": "bob", "action": "call", "added": 5},
+            {"street": "preflop", "seat": 1, "name": "ana", "action": "raise", "added": 30},
+            {"street": "preflop", "seat": 2, "name": "bob", "action": "fold"},
+            {"street": "preflop", "seat": 2, "name": "bob", "action": "sit_out"},
+        ],
+    }
+    text = to_pokerstars([record])
+    assert text.startswith("PokerStars Hand #")
+    assert text.splitlines()[0].endswith(" ET")  # no started_at: still a valid date
+    assert "ana: raises 30 to 40\nbob: folds\n" in text
+    assert "sit_out" not in text
+    assert "Seat 2: bob (button) (small blind) folded before Flop\n" in text
+    assert "Total pot 0 | Rake 0" in text
+
+
+@pytest.mark.parametrize(
+    ("started_at", "expected"),
+    [
+        ("2026-07-04T18:30:00Z", "2026/07/04 14:30:00 ET"),  # EDT, UTC-4
+        ("2026-01-10T03:00:00Z", "2026/01/09 22:00:00 ET"),  # EST, UTC-5, day before
+        ("2026-03-08T06:59:59Z", "2026/03/08 01:59:59 ET"),  # last second of EST
+        ("2026-03-08T07:00:00Z", "2026/03/08 03:00:00 ET"),  # first second of EDT
+        ("2026-11-01T05:59:59Z", "2026/11/01 01:59:59 ET"),  # last second of EDT
+        ("2026-11-01T06:00:00Z", "2026/11/01 01:00:00 ET"),  # back to EST
+        ("2026-11-22T15:03:07+01:00", "2026/11/22 09:03:07 ET"),  # any offset is accepted
+    ],
+)
+def test_times_are_eastern(started_at: str, expected: str) -> None:
+    record = preflop_win_hand()
+    record["started_at"] = started_at
+    assert to_pokerstars([record]).splitlines()[0].endswith(f"- {expected}")
+
+
+@pytest.mark.parametrize(
+    ("level", "roman"), [(1, "I"), (4, "IV"), (9, "IX"), (14, "XIV"), (40, "XL")]
+)
+def test_levels_are_roman(level: int, roman: str) -> None:
+    record = split_pot_hand()
+    record["tournament"] = {"id": "spring-cup", "level": level, "buyin": "Freeroll"}
+    first = to_pokerstars([record]).splitlines()[0]
+    assert f", Freeroll Hold'em No Limit - Level {roman} (10/20) - " in first
+    assert first.split("Tournament #")[1].split(",")[0].isdigit()
+
+
+@pytest.mark.parametrize(
+    ("cards", "text"),
+    [
+        (["Ah", "Kd", "7c", "Qc", "Js", "Th", "2c"], "a straight, Ten to Ace"),
+        (["Ah", "2d", "3c", "4c", "5s", "Kh", "Kc"], "a straight, Ace to Five"),
+        (["Ah", "Kh", "Qh", "Jh", "Th", "2c", "2d"], "a Royal Flush"),
+        (["9h", "Kh", "Qh", "Jh", "Th", "2c", "2d"], "a straight flush, Nine to King"),
+        (["Ah", "2h", "3h", "4h", "5h", "Kc", "Kd"], "a straight flush, Ace to Five"),
+        (["Ah", "Ad", "Ac", "As", "5h", "Kc", "Kd"], "four of a kind, Aces"),
+        (["6h", "6d", "6c", "Ks", "5h", "Kc", "Kd"], "a full house, Kings full of Sixes"),
+        (["2h", "9h", "6h", "Ks", "5h", "Kc", "Jh"], "a flush, Jack high"),
+        (["2h", "2d", "2c", "Ks", "5h", "Qc", "Jd"], "three of a kind, Deuces"),
+        (["2h", "2d", "6c", "6s", "5h", "5c", "Jd"], "two pair, Sixes and Fives"),
+        (["Qs", "Qd", "Kc", "8d", "4s", "2h", "9c"], "a pair of Queens"),
+        (["Ac", "7d", "Kc", "8d", "4s", "2h", "9c"], "high card Ace"),
+        (["Ac", "Ad"], "a pair of Aces"),
+        (["10c", "9d", "8h", "7s", "6c"], "a straight, Six to Ten"),
+    ],
+)
+def test_describe_hand(cards: list[str], text: str) -> None:
+    assert describe_hand(cards) == text
+
+
+def test_describe_hand_refuses_bad_cards() -> None:
+    for bad in ([], ["Xx"], ["A"], ["Ah", ""]):
+        with pytest.raises(ValueError):
+            describe_hand(bad)
+
+
+def test_to_json_is_a_stable_array() -> None:
+    records = [split_pot_hand(), side_pot_hand()]
+    text = to_json(records)
+    assert json.loads(text) == records
+    reordered = [dict(reversed(list(r.items()))) for r in records]
+    assert to_json(reordered) == text
+    assert text.startswith("[") and to_json([]) == "[]"
+
+
+def test_export_from_the_store(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        store.save_hand_record("t1", 12, split_pot_hand())
+        store.save_hand_record("t1", 11, preflop_win_hand())
+        records = store.hand_records("t1")
+    assert to_pokerstars(records, hero="ana") == "\n\n".join([PREFLOP_WIN, SPLIT_POT])
+    assert json.loads(to_json(records)) == [preflop_win_hand(), split_pot_hand()]
