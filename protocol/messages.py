@@ -448,5 +448,7 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
         HandEnd,
         ClockEvent,
         ChatEvent,
+        Seated,
+        Notice,
     )
 }

@@ -1,0 +1,88 @@
+"""``python -m server`` (or ``brasseur``): serve the tables and the browser client on one port.
+
+With no other service: SQLite in ``--data`` (default ``./brasseur-data``), a friends table
+created on first start, and an invite link printed to send to friends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+from pathlib import Path
+
+from server.dealing import Signer
+from server.gateway.app import Gateway
+from server.store import Store
+from server.table.config import TableConfig
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="brasseur", description=__doc__)
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument(
+        "--data",
+        default=os.environ.get("BRASSEUR_DATA", "brasseur-data"),
+        help="directory for the SQLite database and the signing key",
+    )
+    parser.add_argument("--profile", default="cdc", help="rule profile of the default table")
+    parser.add_argument("--action-seconds", type=float, default=30.0)
+    parser.add_argument("--cut-seconds", type=float, default=8.0)
+    parser.add_argument("--next-hand-seconds", type=float, default=3.0)
+    parser.add_argument("--showdown-seconds", type=float, default=2.0)
+    parser.add_argument("--starting-stack", type=int, default=10_000)
+    parser.add_argument(
+        "--public-url",
+        default=os.environ.get("PUBLIC_URL", ""),
+        help="base URL printed in invite links (default http://HOST:PORT)",
+    )
+    return parser.parse_args(argv)
+
+
+async def amain(args: argparse.Namespace) -> None:
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    store = Store(data / "brasseur.sqlite")
+    signer = Signer.load_or_create(data / "signing-key.pem")
+    gateway = Gateway(store, signer)
+    restored = gateway.restore_tables()
+    if not restored:
+        gateway.create_table(
+            TableConfig(
+                table_id="friends",
+                name="Friends",
+                profile=args.profile,
+                action_seconds=args.action_seconds,
+                cut_seconds=args.cut_seconds,
+                next_hand_seconds=args.next_hand_seconds,
+                showdown_seconds=args.showdown_seconds,
+                starting_stack=args.starting_stack,
+            )
+        )
+    server = await gateway.start(args.host, args.port)
+    shown = "localhost" if args.host in ("0.0.0.0", "127.0.0.1", "::") else args.host
+    base = args.public_url or f"http://{shown}:{args.port}"
+    print(f"Brasseur is serving on {base}  (health: {base}/healthz)", flush=True)
+    for table in gateway.tables:
+        print(f"Table {table!r}: send this link to your friends:", flush=True)
+        print(f"  {gateway.invite_link(table, base)}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    server.close()
+    await gateway.close()
+    store.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    asyncio.run(amain(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Websocket gateway, HTTP routes, auth and sessions."""

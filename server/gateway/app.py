@@ -1,0 +1,396 @@
+"""The gateway: one port for the websocket endpoint (``/ws``), the static browser client, and a
+few HTTP GET routes (``/healthz``, ``/metrics``, hand records and exports).
+
+Every frame is decoded by protocol/ (size limit first), checked against the session (who is
+this, which seat may they act for), and queued on the table's actor. Bad input gets an error
+with a stable code; the connection and the table go on. Slow clients never block a table:
+each connection has a bounded send queue and is dropped (to reconnect and resync) when full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http
+import json
+import logging
+import mimetypes
+import secrets
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
+from protocol import messages as m
+from server.dealing import Signer
+from server.gateway.auth import NonceBook, TokenAuthority
+from server.store import Store, to_json, to_pokerstars
+from server.table.actor import TableActor
+from server.table.clock import Clock, RealClock
+from server.table.config import TableConfig
+from server.table.dealer import CsprngDealer
+
+__all__ = ["Gateway", "Metrics"]
+
+log = logging.getLogger("brasseur.gateway")
+
+CLIENT_DIR = Path(__file__).resolve().parents[2] / "client_web"
+SEND_QUEUE = 512
+"""Frames buffered per connection before a slow client is dropped."""
+RATE = 50.0
+"""Sustained frames per second allowed from one connection."""
+BURST = 100.0
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.counters: Counter[str] = Counter()
+        self.started = time.time()
+
+    def render(self, gateway: Gateway) -> str:
+        lines = [
+            "# HELP brasseur_connections Open websocket connections.",
+            "# TYPE brasseur_connections gauge",
+            f"brasseur_connections {len(gateway.connections)}",
+            "# HELP brasseur_tables Tables running in this process.",
+            "# TYPE brasseur_tables gauge",
+            f"brasseur_tables {len(gateway.tables)}",
+            "# HELP brasseur_hands_total Hands completed since start.",
+            "# TYPE brasseur_hands_total counter",
+            f"brasseur_hands_total {sum(t.hands_played for t in gateway.tables.values())}",
+            "# HELP brasseur_frames_total Frames received from clients.",
+            "# TYPE brasseur_frames_total counter",
+            f"brasseur_frames_total {self.counters['frames']}",
+            "# HELP brasseur_errors_total Errors sent to clients, by code.",
+            "# TYPE brasseur_errors_total counter",
+        ]
+        for key, value in sorted(self.counters.items()):
+            if key.startswith("error:"):
+                lines.append(f'brasseur_errors_total{{code="{key[6:]}"}} {value}')
+        lines += [
+            "# HELP brasseur_uptime_seconds Seconds since the process started.",
+            "# TYPE brasseur_uptime_seconds gauge",
+            f"brasseur_uptime_seconds {time.time() - self.started:.0f}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+class Connection:
+    """One websocket client as the tables see it (see server.table.actor.Client)."""
+
+    def __init__(self, ws: ServerConnection, gateway: Gateway) -> None:
+        self.cid = secrets.token_urlsafe(9)
+        self.pid: str | None = None
+        self.nickname: str | None = None
+        self.ws = ws
+        self.gateway = gateway
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
+        self.tables: set[str] = set()
+        self.invites: set[str] = set()
+        self.hello = False
+        self.tokens = BURST
+        self.refilled = time.monotonic()
+        self.last_rate_error = 0.0
+        self.closed = False
+
+    def deliver(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            # a client that does not read is dropped, never waited for (ARCHITECTURE 3)
+            self.kick("lagging", "too far behind: reconnect and resync")
+
+    def kick(self, code: str, reason: str) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(encode(m.Error(code=code, message=reason)))
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        if self.queue.full():
+            self.gateway.abort(self)
+
+    def allow(self) -> bool:
+        """Token bucket: RATE frames per second, bursts of BURST."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                data = await self.queue.get()
+                if data is None:
+                    await self.ws.close(4000, "closed by server")
+                    return
+                await self.ws.send(data)
+        except ConnectionClosed:
+            return
+
+
+class Gateway:
+    def __init__(
+        self,
+        store: Store,
+        signer: Signer,
+        clock: Clock | None = None,
+        name: str = "brasseur",
+        public_url: str = "",
+    ) -> None:
+        self.store = store
+        self.signer = signer
+        self.clock = clock or RealClock()
+        self.name = name
+        self.public_url = public_url
+        secret_hex = store.get_meta("token_secret")
+        if secret_hex is None:
+            secret_hex = secrets.token_hex(32)
+            store.set_meta("token_secret", secret_hex)
+        self.auth = TokenAuthority(
+            bytes.fromhex(secret_hex), time.time, NonceBook(store.get_meta, store.set_meta)
+        )
+        self.tables: dict[str, TableActor] = {}
+        self.connections: dict[str, Connection] = {}
+        self.metrics = Metrics()
+        self.server: Server | None = None
+
+    # ------------------------------------------------------------------ tables
+
+    def create_table(self, config: TableConfig) -> TableActor:
+        self.store.save_table(config.table_id, config.to_dict())
+        return self._run_table(config)
+
+    def _run_table(self, config: TableConfig) -> TableActor:
+        actor = TableActor(config, self.clock, CsprngDealer(self.signer), store=self.store)
+        actor.recover()
+        self.tables[config.table_id] = actor
+        actor.start()
+        return actor
+
+    def restore_tables(self) -> list[TableActor]:
+        """Bring back every stored table at its last completed hand (after a restart)."""
+        return [self._run_table(TableConfig.from_dict(cfg)) for _, cfg in self.store.tables()]
+
+    # ------------------------------------------------------------------ serving
+
+    async def start(self, host: str, port: int) -> Server:
+        self.server = await serve(
+            self.handle,
+            host,
+            port,
+            process_request=self.process_request,
+            max_size=2**16,  # the codec refuses frames over protocol.MAX_FRAME itself
+            max_queue=64,
+            ping_interval=20,
+            ping_timeout=20,
+            write_limit=2**16,
+        )
+        return self.server
+
+    async def close(self) -> None:
+        for actor in self.tables.values():
+            await actor.stop()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+    def abort(self, conn: Connection) -> None:
+        conn.ws.transport.abort()
+
+    # ------------------------------------------------------------------ HTTP
+
+    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        url = urlsplit(request.path)
+        path = url.path
+        if path == "/ws":
+            return None  # the websocket upgrade
+        query = parse_qs(url.query)
+        if path == "/healthz":
+            return self._response(200, b"ok\n", "text/plain; charset=utf-8")
+        if path == "/metrics":
+            return self._response(
+                200, self.metrics.render(self).encode(), "text/plain; version=0.0.4; charset=utf-8"
+            )
+        if path.startswith("/api/"):
+            return self._api(path, query)
+        return self._static(path)
+
+    def _response(self, status: int, body: bytes, content_type: str) -> Response:
+        headers = Headers()
+        headers["Content-Type"] = content_type
+        headers["Content-Length"] = str(len(body))
+        headers["Cache-Control"] = "no-store"
+        headers["X-Content-Type-Options"] = "nosniff"
+        return Response(status, http.HTTPStatus(status).phrase, headers, body)
+
+    def _api(self, path: str, query: dict[str, list[str]]) -> Response:
+        parts = path.strip("/").split("/")
+        token = (query.get("t") or [""])[0]
+        try:
+            # hand records and exports of a friends table are for people holding its invite
+            claims = self.auth.verify(token)
+        except ProtocolError as exc:
+            return self._response(403, f"{exc.code}: {exc.message}\n".encode(), "text/plain")
+        if len(parts) == 4 and parts[1] == "hands" and parts[3].endswith(".json"):
+            table, hand = parts[2], parts[3][:-5]
+            if claims.get("t") != table or not hand.isdigit():
+                return self._response(403, b"not your table\n", "text/plain")
+            record = self.store.hand_record(table, int(hand))
+            if record is None:
+                return self._response(404, b"no such hand\n", "text/plain")
+            return self._response(200, json.dumps(record, indent=1).encode(), "application/json")
+        if len(parts) == 4 and parts[1] == "tables" and parts[3] in ("hands.txt", "hands.json"):
+            table = parts[2]
+            if claims.get("t") != table:
+                return self._response(403, b"not your table\n", "text/plain")
+            records = self.store.hand_records(table)
+            if parts[3] == "hands.txt":
+                return self._response(
+                    200, to_pokerstars(records).encode(), "text/plain; charset=utf-8"
+                )
+            return self._response(200, to_json(records).encode(), "application/json")
+        return self._response(404, b"not found\n", "text/plain")
+
+    def _static(self, path: str) -> Response:
+        if path in ("", "/"):
+            path = "/index.html"
+        target = (CLIENT_DIR / path.lstrip("/")).resolve()
+        if CLIENT_DIR not in target.parents or not target.is_file():
+            return self._response(404, b"not found\n", "text/plain")
+        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind.endswith("javascript"):
+            kind += "; charset=utf-8"
+        return self._response(200, target.read_bytes(), kind)
+
+    # ------------------------------------------------------------------ websocket
+
+    async def handle(self, ws: ServerConnection) -> None:
+        conn = Connection(ws, self)
+        self.connections[conn.cid] = conn
+        writer = asyncio.create_task(conn.writer())
+        try:
+            async for frame in ws:
+                if conn.closed:
+                    break
+                self.metrics.counters["frames"] += 1
+                if not conn.allow():
+                    now = time.monotonic()
+                    if now - conn.last_rate_error > 1.0:  # one error a second, not per frame
+                        conn.last_rate_error = now
+                        self._send_error(conn, ErrorCode.RATE_LIMITED, "too many frames", None)
+                    continue
+                try:
+                    message = decode_client(frame)
+                    self._route(conn, message)
+                except ProtocolError as exc:
+                    self._send_error(conn, exc.code, exc.message, None)
+        except ConnectionClosed:
+            pass
+        finally:
+            conn.closed = True
+            self.connections.pop(conn.cid, None)
+            for table in conn.tables:
+                actor = self.tables.get(table)
+                if actor is not None:
+                    actor.post("gone", conn, None)
+            writer.cancel()
+
+    def _send_error(self, conn: Connection, code: str, message: str, ref: int | None) -> None:
+        self.metrics.counters[f"error:{code}"] += 1
+        conn.deliver(encode(m.Error(code=str(code), message=message[:500], ref=ref)))
+
+    def _table(self, name: str) -> TableActor:
+        actor = self.tables.get(name)
+        if actor is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no table {name!r}")
+        return actor
+
+    def _route(self, conn: Connection, message: m.Message) -> None:
+        if isinstance(message, m.Ping):
+            conn.deliver(encode(m.Pong(nonce=message.nonce)))
+            return
+        if isinstance(message, m.Hello):
+            self._hello(conn, message)
+            return
+        if not conn.hello:
+            raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+        if isinstance(message, m.JoinTable):
+            actor = self._table(message.table)
+            if message.table not in conn.invites:
+                raise ProtocolError(ErrorCode.BAD_TOKEN, "you need this table's invite link")
+            conn.tables.add(message.table)
+            actor.post("watch", conn, message.last_seq)
+            return
+        if isinstance(message, m.TakeSeat):
+            actor = self._table(message.table)
+            claims = self.auth.verify(message.token, "invite")
+            if claims.get("t") != message.table:
+                raise ProtocolError(ErrorCode.BAD_TOKEN, "this invite is for another table")
+            conn.invites.add(message.table)
+            conn.tables.add(message.table)
+            pid = conn.pid or secrets.token_urlsafe(9)
+            conn.pid = pid
+            nickname = conn.nickname or f"player-{pid[:4]}"
+            token = self.auth.seat(message.table, message.seat, pid, nickname)
+            actor.post("sit", conn, (message.seat, pid, nickname, token))
+            return
+        table = getattr(message, "table", None)
+        if not isinstance(table, str) or table not in conn.tables:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
+        self._table(table).post("msg", conn, message)
+
+    def _hello(self, conn: Connection, message: m.Hello) -> None:
+        if message.version != PROTOCOL_VERSION:
+            raise ProtocolError(
+                ErrorCode.VERSION_MISMATCH, f"this server speaks protocol {PROTOCOL_VERSION}"
+            )
+        if message.nickname:
+            conn.nickname = message.nickname.strip()[:32] or None
+        rejoin: tuple[str, int] | None = None
+        if message.token:
+            claims = self.auth.verify(message.token)
+            table = str(claims.get("t"))
+            conn.invites.add(table)
+            if claims["k"] == "seat":
+                conn.pid = str(claims["p"])
+                conn.nickname = str(claims.get("n") or conn.nickname)
+                rejoin = (table, int(claims["s"]))
+        conn.hello = True
+        conn.deliver(
+            encode(
+                m.Welcome(
+                    version=PROTOCOL_VERSION,
+                    session=conn.cid,
+                    server=self.name,
+                    nickname=conn.nickname,
+                )
+            )
+        )
+        if rejoin is not None:
+            table, seat = rejoin
+            actor = self._table(table)
+            assert conn.pid is not None and conn.nickname is not None
+            # the seat token rotates: the one just used is spent (replay protection)
+            token = self.auth.seat(table, seat, conn.pid, conn.nickname)
+            conn.tables.add(table)
+            actor.post("sit", conn, (seat, conn.pid, conn.nickname, token))
+
+    def invite_link(self, table: str, base: str) -> str:
+        return f"{base.rstrip('/')}/?table={table}&invite={self.auth.invite(table)}"
+
+    def describe(self) -> dict[str, Any]:
+        return {"tables": sorted(self.tables)}

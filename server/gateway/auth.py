@@ -1,0 +1,107 @@
+"""Signed tokens for friends mode: an invite link per table, a seat token per player.
+
+A token is ``base64url(json claims) + "." + base64url(HMAC-SHA256(secret, claims))``.
+Claims: ``k`` kind (``invite`` | ``seat`` | ``director``), ``t`` table, ``x`` expiry (unix
+seconds), and for seats ``s`` seat, ``p`` player id, ``n`` nickname, ``j`` nonce.
+
+Seat tokens rotate: each login with a seat token returns a new one and the old one stops
+working (:class:`NonceBook`), so a captured or replayed token is refused (``token_replayed``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from protocol.errors import ErrorCode, ProtocolError
+
+__all__ = ["NonceBook", "TokenAuthority"]
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class NonceBook:
+    """The current nonce of each (table, player): only the latest seat token is valid."""
+
+    def __init__(self, load: Callable[[str], str | None], save: Callable[[str, str], None]):
+        self._load = load
+        self._save = save
+        self._cache: dict[str, str] = {}
+
+    def current(self, table: str, pid: str) -> str | None:
+        key = f"nonce:{table}:{pid}"
+        if key not in self._cache:
+            value = self._load(key)
+            if value is None:
+                return None
+            self._cache[key] = value
+        return self._cache[key]
+
+    def set(self, table: str, pid: str, nonce: str) -> None:
+        key = f"nonce:{table}:{pid}"
+        self._cache[key] = nonce
+        self._save(key, nonce)
+
+
+class TokenAuthority:
+    def __init__(self, secret: bytes, now: Callable[[], float], nonces: NonceBook) -> None:
+        if len(secret) < 32:
+            raise ValueError("the token secret needs at least 32 bytes")
+        self._secret = secret
+        self._now = now
+        self.nonces = nonces
+
+    def _sign(self, body: str) -> str:
+        return _b64(hmac.new(self._secret, body.encode("ascii"), hashlib.sha256).digest())
+
+    def issue(self, claims: dict[str, Any], ttl: float) -> str:
+        claims = {**claims, "x": int(self._now() + ttl)}
+        body = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
+        return f"{body}.{self._sign(body)}"
+
+    def invite(self, table: str, ttl: float = 7 * 86400) -> str:
+        return self.issue({"k": "invite", "t": table}, ttl)
+
+    def director(self, table: str, ttl: float = 30 * 86400) -> str:
+        return self.issue({"k": "director", "t": table}, ttl)
+
+    def seat(self, table: str, seat: int, pid: str, nickname: str, ttl: float = 86400) -> str:
+        nonce = secrets.token_urlsafe(12)
+        self.nonces.set(table, pid, nonce)
+        return self.issue(
+            {"k": "seat", "t": table, "s": seat, "p": pid, "n": nickname, "j": nonce}, ttl
+        )
+
+    def verify(self, token: str, kind: str | None = None) -> dict[str, Any]:
+        """Claims of a valid token. Raises ProtocolError (bad, expired or replayed)."""
+        body, _, signature = token.partition(".")
+        if not body or not signature or not hmac.compare_digest(signature, self._sign(body)):
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "forged or malformed token")
+        try:
+            claims = json.loads(_unb64(body))
+        except ValueError:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "malformed token") from None
+        if not isinstance(claims, dict) or not isinstance(claims.get("x"), int):
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "malformed token")
+        if claims["x"] < self._now():
+            raise ProtocolError(ErrorCode.TOKEN_EXPIRED, "this token has expired")
+        if kind is not None and claims.get("k") != kind:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, f"a {kind} token is needed")
+        if claims.get("k") == "seat":
+            current = self.nonces.current(str(claims.get("t")), str(claims.get("p")))
+            if current != claims.get("j"):
+                raise ProtocolError(
+                    ErrorCode.TOKEN_REPLAYED, "this seat token was already used: use the newest one"
+                )
+        return claims
