@@ -317,12 +317,22 @@ class Hand(Interpreter):
         full raise since (cumulative short all-ins count)."""
         return self.acted[i] and self.cb < self.reopen_at[i]
 
+    def raise_callable(self, i: int) -> bool:
+        """Some opponent could put in more than the current bet: a raise can be called."""
+        cb, committed, stack, folded, allin = (
+            self.cb, self.committed, self.stack, self.folded, self.allin
+        )
+        return any(
+            j != i and not folded[j] and not allin[j] and committed[j] + stack[j] > cb
+            for j in range(self.n)
+        )
+
     def can_raise(self, i: int) -> bool:
         return (
             self.committed[i] + self.stack[i] > self.cb
             and not self.no_raise[i]
             and not self.blocked(i)
-            and self.others_can_act(i)
+            and self.raise_callable(i)
         )
 
     def live(self) -> list[int]:

@@ -95,6 +95,9 @@ class Interpreter:
     def others_can_act(self, i: int) -> bool:
         raise NotImplementedError
 
+    def raise_callable(self, i: int) -> bool:
+        raise NotImplementedError
+
     def live(self) -> list[int]:
         raise NotImplementedError
 
@@ -255,7 +258,7 @@ class Interpreter:
             return Decision(
                 Kind.CALL, rule=p.cite("verbal"), note="not enough chips to raise: all-in call"
             )
-        if not self.others_can_act(i):
+        if not self.raise_callable(i):
             return Decision(
                 Kind.CALL, rule=p.cite("verbal"), note="no opponent can call a raise: call"
             )
@@ -288,7 +291,7 @@ class Interpreter:
         allin_to = self.committed[i] + self.stack[i]
         if allin_to <= self.cb:
             return Decision(Kind.CALL, rule=p.cite("allin"))
-        if not self.others_can_act(i):
+        if not self.raise_callable(i):
             return Decision(
                 Kind.CALL, rule=p.cite("allin"), note="no opponent can call a raise: call"
             )
@@ -429,7 +432,7 @@ class Interpreter:
             return Decision(Kind.CALL) if cb > c else Decision(Kind.CHECK)
         if to >= allin_to:
             return self._allin(i, declared=False)
-        if not self.others_can_act(i) or not self.can_raise(i):
+        if not self.raise_callable(i) or not self.can_raise(i):
             kind = Kind.CALL if cb > c else Kind.CHECK
             return Decision(
                 kind, rule=p.cite("blocked"), note="raise not allowed here: call, change returned"

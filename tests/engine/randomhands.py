@@ -55,7 +55,9 @@ __all__ = [
     "pokerkit_advance",
     "pokerkit_apply",
     "pokerkit_menu",
+    "pokerkit_stacks",
     "pokerkit_state",
+    "positions",
     "random_setup",
 ]
 

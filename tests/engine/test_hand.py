@@ -538,3 +538,14 @@ def test_timeout_checks_when_free_and_dead_hand_folds() -> None:
     assert [e.action for e in events if isinstance(e, Acted)] == ["fold"]
     with pytest.raises(RuleError):
         hand.timeout("A")  # not A's turn
+
+
+def test_no_raise_offered_when_no_opponent_can_call_more() -> None:
+    # found by the PokerKit differential test: A (300) called, B all-in 1000; C may only
+    # call or fold, since nobody could call any raise (it would all come back uncalled)
+    hand = make("tda", stacks={"A": 300, "B": 1000, "C": 5000}, button=1)
+    say(hand, "A", "call")
+    say(hand, "B", "allin")
+    menu = hand.menu()
+    assert menu is not None and menu.player == "C" and not menu.can_raise
+    assert say(hand, "C", "allin").action == "call"
