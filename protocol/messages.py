@@ -21,6 +21,7 @@ __all__ = [
     "Chat",
     "ChatEvent",
     "ClockEvent",
+    "CreateTable",
     "Cut",
     "CutPrompt",
     "Error",
@@ -44,6 +45,7 @@ __all__ = [
     "SitIn",
     "SitOut",
     "Snapshot",
+    "TableCreated",
     "TakeSeat",
     "UseTimeBank",
     "Welcome",
@@ -207,6 +209,23 @@ class Resync(Message):
     TYPE: ClassVar[str] = "resync"
     table: str = _f(NAME)
     last_seq: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateTable(Message):
+    """Create a friends table; the answer is ``table_created`` with its invite token."""
+
+    TYPE: ClassVar[str] = "create"
+    name: str = _f(NAME)
+    profile: str = _f(8, "cdc")
+    sb: int = _f(BIG, 50)
+    bb: int = _f(BIG, 100)
+    ante: int = _f(BIG, 0)
+    ante_format: str = _f(16, "none")
+    max_seats: int = _f(10, 9)
+    starting_stack: int = _f(BIG, 10_000)
+    action_seconds: int = _f(3600, 30)
     id: int | None = _f(BIG, None)
 
 
@@ -390,6 +409,14 @@ class ChatEvent(Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TableCreated(Message):
+    TYPE: ClassVar[str] = "table_created"
+    table: str = _f(NAME)
+    invite: str = _f(1024)
+    ref: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Seated(Message):
     """Private: you hold ``seat``; ``token`` lets you come back (it rotates at every login)."""
 
@@ -428,6 +455,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         Chat,
         Ping,
         Resync,
+        CreateTable,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
@@ -450,5 +478,6 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
         ChatEvent,
         Seated,
         Notice,
+        TableCreated,
     )
 }

@@ -47,7 +47,7 @@ async def amain(args: argparse.Namespace) -> None:
     data.mkdir(parents=True, exist_ok=True)
     store = Store(data / "brasseur.sqlite")
     signer = Signer.load_or_create(data / "signing-key.pem")
-    gateway = Gateway(store, signer)
+    gateway = Gateway(store, signer, max_tables=args.max_tables)
     restored = gateway.restore_tables()
     if not restored:
         gateway.create_table(

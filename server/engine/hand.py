@@ -320,7 +320,11 @@ class Hand(Interpreter):
     def raise_callable(self, i: int) -> bool:
         """Some opponent could put in more than the current bet: a raise can be called."""
         cb, committed, stack, folded, allin = (
-            self.cb, self.committed, self.stack, self.folded, self.allin
+            self.cb,
+            self.committed,
+            self.stack,
+            self.folded,
+            self.allin,
         )
         return any(
             j != i and not folded[j] and not allin[j] and committed[j] + stack[j] > cb

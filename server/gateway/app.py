@@ -30,6 +30,7 @@ from websockets.http11 import Request, Response
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
 from server.dealing import Signer
+from server.engine import AnteFormat, SetupError, load_profile
 from server.gateway.auth import NonceBook, TokenAuthority
 from server.store import Store, to_json, to_pokerstars
 from server.table.actor import TableActor
@@ -150,6 +151,7 @@ class Gateway:
         clock: Clock | None = None,
         name: str = "brasseur",
         public_url: str = "",
+        max_tables: int = 2000,
     ) -> None:
         self.store = store
         self.signer = signer
@@ -167,6 +169,7 @@ class Gateway:
         self.connections: dict[str, Connection] = {}
         self.metrics = Metrics()
         self.server: Server | None = None
+        self.max_tables = max_tables
 
     # ------------------------------------------------------------------ tables
 
@@ -328,6 +331,9 @@ class Gateway:
             return
         if not conn.hello:
             raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+        if isinstance(message, m.CreateTable):
+            self._create(conn, message)
+            return
         if isinstance(message, m.JoinTable):
             actor = self._table(message.table)
             if message.table not in conn.invites:
@@ -352,6 +358,40 @@ class Gateway:
         if not isinstance(table, str) or table not in conn.tables:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
         self._table(table).post("msg", conn, message)
+
+    def _create(self, conn: Connection, message: m.CreateTable) -> None:
+        if len(self.tables) >= self.max_tables:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "this server runs as many tables as it can")
+        try:
+            load_profile(message.profile)
+            AnteFormat(message.ante_format)
+        except (SetupError, ValueError):
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "unknown profile or ante format") from None
+        if not 0 < message.bb <= message.starting_stack or message.sb > message.bb:
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "blinds must be 0 <= sb <= bb <= stack")
+        if not 2 <= message.max_seats <= 10 or message.action_seconds < 1:
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "2 to 10 seats, clock of 1 s or more")
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        self.create_table(
+            TableConfig(
+                table_id=table_id,
+                name=message.name.strip()[:40] or "Friends",
+                profile=message.profile,
+                sb=message.sb,
+                bb=message.bb,
+                ante=message.ante,
+                ante_format=message.ante_format,
+                max_seats=message.max_seats,
+                starting_stack=message.starting_stack,
+                action_seconds=float(message.action_seconds),
+            )
+        )
+        conn.invites.add(table_id)
+        conn.deliver(
+            encode(
+                m.TableCreated(table=table_id, invite=self.auth.invite(table_id), ref=message.id)
+            )
+        )
 
     def _hello(self, conn: Connection, message: m.Hello) -> None:
         if message.version != PROTOCOL_VERSION:
