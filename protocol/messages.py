@@ -47,6 +47,7 @@ __all__ = [
     "Snapshot",
     "TableCreated",
     "TakeSeat",
+    "Turn",
     "UseTimeBank",
     "Welcome",
 ]
@@ -409,6 +410,26 @@ class ChatEvent(Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Turn(Message):
+    """Private, unsequenced: it is your turn, with your legal options (built by the engine).
+    ``call`` is the additional chips to call (0: check); raise bounds are raise-to totals."""
+
+    TYPE: ClassVar[str] = "turn"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    call: int = _f(BIG)
+    can_check: bool = False
+    can_fold: bool = True
+    can_raise: bool = False
+    min_raise_to: int | None = _f(BIG, None)
+    max_raise_to: int | None = _f(BIG, None)
+    pending: str | None = _f(16, None)
+    """``amount`` while a declared raise awaits its amount, ``call_or_fold`` if restricted."""
+    remaining_ms: int = _f(BIG, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableCreated(Message):
     TYPE: ClassVar[str] = "table_created"
     table: str = _f(NAME)
@@ -479,5 +500,6 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
         Seated,
         Notice,
         TableCreated,
+        Turn,
     )
 }

@@ -29,6 +29,7 @@ from server.engine import (
     Form,
     Hand,
     HandSetup,
+    Menu,
     Muck,
     Phase,
     RuleError,
@@ -337,6 +338,11 @@ class TableActor:
             self.watchers.pop(old.cid, None)
             old.kick(ErrorCode.REPLACED, "this seat was opened from another connection")
         state.client = client
+        hand = self.hand
+        if self.phase is TablePhase.BETTING and hand is not None:
+            menu = hand.menu()
+            if menu is not None and int(menu.player) == seat:
+                self._send_turn(menu)  # a player back mid-hand gets their options again
         if not state.connected:
             state.connected = True
             self._emit([("seat", self._seat_payload(state, "connected"))])
@@ -873,6 +879,7 @@ class TableActor:
         if menu is None:
             return
         seat = int(menu.player)
+        self._send_turn(menu)
         if self.timers.action is None or self._acting_seat != seat:
             self._acting_seat = seat
             self.timers.action = self.clock.now() + self.config.action_seconds
@@ -892,6 +899,34 @@ class TableActor:
                     )
                 ]
             )
+
+    def _send_turn(self, menu: Menu) -> None:
+        """Tell the player to act their legal options (private, not sequenced)."""
+        state = self.seats.get(int(menu.player))
+        if state is None or state.client is None:
+            return
+        remaining = 0.0
+        if self.timers.action is not None:
+            remaining = max(0.0, self.timers.action - self.clock.now())
+        if self._acting_seat != int(menu.player):
+            remaining = self.config.action_seconds
+        state.client.deliver(
+            encode(
+                m.Turn(
+                    table=self.table,
+                    hand=self.hand_no,
+                    seat=int(menu.player),
+                    call=menu.call,
+                    can_check=menu.can_check,
+                    can_fold=menu.can_fold,
+                    can_raise=menu.can_raise,
+                    min_raise_to=menu.min_raise_to,
+                    max_raise_to=menu.max_raise_to,
+                    pending=menu.pending,
+                    remaining_ms=int(remaining * 1000),
+                )
+            )
+        )
 
     def _end_hand(self, cancelled: bool) -> None:
         hand = self.hand
