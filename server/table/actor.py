@@ -1068,7 +1068,10 @@ class TableActor:
             self.timers.action = None
             return
         seat = int(menu.player)
-        if not self.timers.time_called and self._start_bank(seat):
+        state = self.seats.get(seat)
+        connected = state is not None and state.connected
+        # the bank serves a player thinking, not one who is gone (ONLINE_RULES: presence)
+        if connected and not self.timers.time_called and self._start_bank(seat):
             return
         dead = self.timers.time_called
         self.timers.action = None

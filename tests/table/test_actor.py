@@ -180,3 +180,22 @@ async def test_acting_for_another_seat_or_out_of_range_is_refused() -> None:
     assert to_act(actor) == seat
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_disconnected_player_is_checked_or_folded_without_burning_the_bank() -> None:
+    actor, clock = make_table(action_seconds=10, time_bank_seconds=60)
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    seat = to_act(actor)
+    actor.post("gone", clients[seat - 1], None)  # disconnection does not fold by itself
+    await settle()
+    assert to_act(actor) == seat
+    await clock.advance(10)
+    await settle()
+    folds = [a for a in clients[seat % 3].of(m.ActionEvent) if a.seat == seat]
+    assert folds and folds[-1].action == "fold" and "clock expired" in folds[-1].note
+    assert actor.seats[seat].time_bank == 60
+    await actor.stop()
+    await task
