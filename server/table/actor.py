@@ -519,29 +519,23 @@ class TableActor:
         self._after_engine(events, acted=-1)
 
     def _chat(self, seat: int | None, client: Client, text: str) -> None:
+        """One player to a hand (cdc 11.3-11.4, tda 62): while a hand is played, table chat
+        waits for the pot to be awarded, except between the two players of a heads-up pot,
+        who may talk to influence each other (ligue 3.5; never to reveal their cards)."""
         name = self.seats[seat].name if seat is not None else (client.pid or "spectator")
         hand = self.hand
-        in_hand = (
-            hand is not None
-            and seat is not None
-            and hand.phase is Phase.BETTING
-            and str(seat) in hand.index
-            and not hand.folded[hand.index[str(seat)]]
-        )
-        if hand is not None and hand.phase is Phase.BETTING and not in_hand:
-            # one player to a hand (cdc 11.3): chat from outside the hand waits for its end
-            self.held_chat.append((seat, name, text))
-            client.deliver(
-                encode(
-                    m.Notice(
-                        table=self.table,
-                        kind="chat_held",
-                        text="held until the hand ends",
-                        rule="cdc-11.3",
-                    )
+        if hand is not None and self._in_hand():
+            live = [int(p) for i, p in enumerate(hand.names) if not hand.folded[i]]
+            if not (len(live) == 2 and seat in live):
+                self.held_chat.append((seat, name, text))
+                notice = m.Notice(
+                    table=self.table,
+                    kind="chat_held",
+                    text="held until the hand ends",
+                    rule="cdc-11.3",
                 )
-            )
-            return
+                client.deliver(encode(notice))
+                return
         self._emit([("chat_event", {"seat": seat, "player": name, "text": text})])
 
     def _error(

@@ -199,3 +199,25 @@ async def test_disconnected_player_is_checked_or_folded_without_burning_the_bank
     assert actor.seats[seat].time_bank == 60
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_heads_up_players_may_talk_during_the_hand() -> None:
+    # ligue 3.5: in a heads-up pot the two players may talk (not reveal); others wait
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    seat = to_act(actor)
+    actor.post("msg", clients[seat - 1], m.Chat(table="t1", text="before"))
+    await settle()
+    assert not any(c.of(m.ChatEvent) for c in clients)  # three-way pot: held
+    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+    await settle()
+    talker = to_act(actor)
+    actor.post("msg", clients[talker - 1], m.Chat(table="t1", text="I think you're bluffing"))
+    await settle()
+    heard = clients[seat % 3].of(m.ChatEvent)
+    assert [c.text for c in heard] == ["I think you're bluffing"]
+    await actor.stop()
+    await task
