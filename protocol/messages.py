@@ -29,6 +29,7 @@ __all__ = [
     "HandStart",
     "Hello",
     "HoleCards",
+    "HoleProof",
     "JoinTable",
     "LeaveTable",
     "Message",
@@ -430,6 +431,20 @@ class Turn(Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class HoleProof(Message):
+    """Private, at hand end: the openings of your own hole cards (position, card, salt,
+    Merkle proof) so you can check them against the commitment of the hand (docs/fairness.md).
+    """
+
+    TYPE: ClassVar[str] = "hole_proof"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    root: str = _f(128)
+    cut: int = _f(51)
+    openings: dict[str, Any] = _f(4)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableCreated(Message):
     TYPE: ClassVar[str] = "table_created"
     table: str = _f(NAME)
@@ -501,5 +516,6 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
         Notice,
         TableCreated,
         Turn,
+        HoleProof,
     )
 }

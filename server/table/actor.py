@@ -832,6 +832,11 @@ class TableActor:
             self._notice(seat, kind, text, rule)
         if out:
             self._emit(out)
+        if any(isinstance(e, ev.Acted) for e in events):
+            # a completed action passes the turn: the next decision gets its own clock and
+            # its own ClockEvent, even by the same player (heads-up, the big blind closes
+            # the preflop betting and speaks first on the flop)
+            self._acting_seat = -1
         self._after_state_change()
 
     def _action(
@@ -943,6 +948,7 @@ class TableActor:
             if self.store is not None:
                 self.store.save_hand_record(self.table, self.hand_no, record)
             record_ref = f"/api/hands/{self.table}/{self.hand_no}.json"
+            self._send_hole_proofs(record)
         events: list[tuple[str, dict[str, Any]]] = [
             (
                 "hand_end",
@@ -970,6 +976,21 @@ class TableActor:
         self.hand_ended = asyncio.Event()
         if self.on_hand_end is not None:
             self.on_hand_end(self)
+
+    def _send_hole_proofs(self, record: dict[str, Any]) -> None:
+        assert self.dealt is not None
+        for seat in self.start_stacks:
+            state = self.seats.get(seat)
+            if state is None or state.client is None:
+                continue
+            proof = m.HoleProof(
+                table=self.table,
+                hand=self.hand_no,
+                root=record["root"],
+                cut=record["cut"],
+                openings={"cards": self.dealt.hole_proof(seat)},
+            )
+            state.client.deliver(encode(proof))
 
     def _hand_record(self, hand: Hand, stacks: dict[int, int]) -> dict[str, Any]:
         assert self.dealt is not None and self.positions is not None

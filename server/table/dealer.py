@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from server.dealing import Deck, Signer, deal_layout, fairness_fields
+from server.dealing import Deck, Signer, deal_layout, fairness_fields, hole_openings
 
 __all__ = ["CsprngDealer", "CsprngHand", "Dealer", "DealtHand"]
 
@@ -24,6 +24,8 @@ class DealtHand(Protocol):
     def board(self) -> tuple[int, ...]: ...
 
     def fairness(self, board_count: int, shown: list[int]) -> dict[str, Any]: ...
+
+    def hole_proof(self, seat: int) -> list[dict[str, Any]]: ...
 
 
 class Dealer(Protocol):
@@ -64,6 +66,11 @@ class CsprngHand:
             board_dealt=board_count,
             shown=shown,
         )
+
+    def hole_proof(self, seat: int) -> list[dict[str, Any]]:
+        """Openings of this seat's own hole cards: for that player only."""
+        openings = hole_openings(self.deck, self.layout, self.order.index(seat))
+        return [o.to_json() for o in openings]
 
 
 class CsprngDealer:

@@ -221,3 +221,30 @@ async def test_heads_up_players_may_talk_during_the_hand() -> None:
     assert [c.text for c in heard] == ["I think you're bluffing"]
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_each_player_can_check_their_own_hole_cards_against_the_commitment() -> None:
+    from protocol.verify import check_opening
+
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    root = clients[0].of(m.HandStart)[-1].commitment  # published before the deal
+    while actor.phase is TablePhase.BETTING:
+        s = to_act(actor)
+        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+        await settle()
+    for k, client in enumerate(clients, start=1):
+        proof = client.of(m.HoleProof)[-1]
+        mine = next(h for h in client.of(m.HoleCards) if h.seat == k)
+        assert proof.root == root
+        cards = proof.openings["cards"]
+        assert sorted(o["card"] for o in cards) == sorted(mine.cards)
+        for opening in cards:
+            assert check_opening(opening, root) == []
+        tampered = {**cards[0], "card": "2c" if cards[0]["card"] != "2c" else "3c"}
+        assert check_opening(tampered, root) != []
+    await actor.stop()
+    await task
