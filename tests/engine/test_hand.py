@@ -549,3 +549,102 @@ def test_no_raise_offered_when_no_opponent_can_call_more() -> None:
     menu = hand.menu()
     assert menu is not None and menu.player == "C" and not menu.can_raise
     assert say(hand, "C", "allin").action == "call"
+
+
+def test_pot_declaration_void_in_cdc_pending_raise_in_tda() -> None:
+    # cdc 9.15: "pot" is not a valid no-limit declaration; tda 50-C: it binds to a valid bet
+    hand = make("cdc")
+    before = state(hand)
+    with pytest.raises(RuleError) as err:
+        say(hand, "A", "pot")
+    assert err.value.code is ErrorCode.VOID_DECLARATION and state(hand) == before
+    hand = make("tda")
+    hand.act(Act(player="A", say=Say(verb=Verb.POT)))
+    assert hand.menu().pending == "amount"  # type: ignore[union-attr]
+    acted = push(hand, "A", 100)  # one chip with "pot": at least the minimum raise
+    assert acted is not None and acted.to == 200
+
+
+def test_amount_said_alone_below_the_call() -> None:
+    # cdc 9.5 (exception): void, restate; tda 37-C + 39-B: chips of that amount, completed
+    hand = make("cdc", sb=500, bb=1000)
+    before = state(hand)
+    with pytest.raises(RuleError) as err:
+        say(hand, "A", "amount", 500)
+    assert err.value.code is ErrorCode.VOID_DECLARATION and state(hand) == before
+    hand = make("tda", sb=500, bb=1000)
+    assert say(hand, "A", "amount", 500).action == "call"
+    hand = make("tda", sb=500, bb=1000)
+    assert say(hand, "A", "amount", 1400).action == "call"  # tda 43-A: 1400 facing 1000
+    hand = make("tda", sb=500, bb=1000)
+    assert say(hand, "A", "amount", 1500).to == 2000  # half a raise: completed
+
+
+def test_silent_opening_bet_below_the_big_blind_is_aligned() -> None:
+    # cdc 9.10 underbet, fpc 18-9: an opening bet is at least the big blind
+    hand = make("cdc")
+    say(hand, "A", "call")
+    say(hand, "B", "call")
+    say(hand, "C", "check")
+    acted = push(hand, "B", 25)
+    assert acted is not None and (acted.action, acted.to) == ("bet", 100)
+
+
+def test_declared_amount_over_the_stack_is_all_in() -> None:
+    # casino, "la parole prime": an announcement over the stack means the stack
+    hand = make("casino", stacks={"A": 2000, "B": 10000, "C": 10000})
+    acted = say(hand, "A", "raise", 50000)
+    assert acted.action == "allin" and acted.to == 2000
+
+
+def test_no_cap_on_raises_and_check_raise_allowed() -> None:
+    # cdc 9.14, tda 48: no limit to the number of raises; fpc 18-7: check-raise allowed
+    hand = make(stacks={"A": 10**6, "B": 10**6, "C": 10**6})
+    to = 100
+    for k in range(12):
+        to *= 2
+        say(hand, "ABC"[k % 3], "raise", to)
+    assert hand.cb == 409600
+    hand = make()
+    say(hand, "A", "call")
+    say(hand, "B", "call")
+    say(hand, "C", "check")
+    say(hand, "B", "check")
+    say(hand, "C", "bet", 300)
+    say(hand, "A", "call")
+    assert say(hand, "B", "raise", 900).action == "raise"  # B checked, then raises
+
+
+def test_no_button_ante_when_the_button_is_dead() -> None:
+    # cdc 4.3: with a dead button there is no ante in the button-ante format
+    hand = make(
+        stacks={"A": 1000, "C": 1000, "D": 1000},
+        seats={"A": 1, "C": 3, "D": 4},
+        button=2,
+        ante=25,
+        fmt=AnteFormat.BUTTON,
+    )
+    assert not any(isinstance(e, Posted) and e.kind is PostKind.ANTE for e in hand.events)
+    hand = make(ante=25, fmt=AnteFormat.BUTTON)
+    antes = [e for e in hand.events if isinstance(e, Posted) and e.kind is PostKind.ANTE]
+    assert [(e.player, e.amount) for e in antes] == [("A", 25)]
+
+
+def test_ligue_out_of_turn_cases_one_and_three() -> None:
+    # ligue 6.14 case 1: the player in turn folds -> the offender is bound
+    hand = make("ligue", stacks={"A": 10000, "B": 10000, "C": 10000, "D": 10000})
+    hand.act(Act(player="A", say=Say(verb=Verb.CALL)))  # D is to act; A out of turn
+    events = hand.act(Act(player="D", say=Say(verb=Verb.FOLD)))
+    assert [e.action for e in events if isinstance(e, Acted) and e.player == "A"] == ["call"]
+    # case 3: the player in turn bets more than announced -> the offender is free
+    hand = make("ligue", stacks={"A": 10000, "B": 10000, "C": 10000, "D": 10000})
+    hand.act(Act(player="A", say=Say(verb=Verb.RAISE, amount=300)))
+    say(hand, "D", "raise", 1000)
+    menu = hand.menu()
+    assert menu is not None and menu.player == "A" and menu.can_raise
+    # case 2 bis: the player in turn bets no more than announced -> call or fold only
+    hand = make("ligue", stacks={"A": 10000, "B": 10000, "C": 10000, "D": 10000})
+    hand.act(Act(player="A", say=Say(verb=Verb.RAISE, amount=1000)))
+    say(hand, "D", "raise", 400)
+    menu = hand.menu()
+    assert menu is not None and menu.player == "A" and not menu.can_raise
