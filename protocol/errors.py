@@ -46,10 +46,11 @@ class ErrorCode(StrEnum):
     """The command names a hand that is no longer being played."""
     RATE_LIMITED = "rate_limited"
     """Too many frames; the frame was dropped."""
+    LAGGING = "lagging"
+    """The connection fell too far behind (a client that does not read) and was closed;
+    reconnect and resync. Usually the socket is simply closed before this can be sent."""
     REPLACED = "replaced"
     """This connection was replaced by a newer login for the same seat."""
-    CHAT_HELD = "chat_held"
-    """Chat from a player not in the hand is held until the hand ends (one player to a hand)."""
     SHOW_REFUSED = "show_refused"
     """No showing cards mid-hand (cdc 11.3-11.5)."""
     TOO_EARLY = "too_early"

@@ -35,6 +35,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--showdown-seconds", type=float, default=2.0)
     parser.add_argument("--starting-stack", type=int, default=10_000)
     parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=int(os.environ.get("BRASSEUR_MAX_TABLES", "2000")),
+        help="tables this process accepts to create over the wire",
+    )
+    parser.add_argument(
         "--public-url",
         default=os.environ.get("PUBLIC_URL", ""),
         help="base URL printed in invite links (default http://HOST:PORT)",

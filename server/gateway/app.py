@@ -96,6 +96,7 @@ class Connection:
         self.tables: set[str] = set()
         self.invites: set[str] = set()
         self.hello = False
+        self.used_nonce: str | None = None
         self.tokens = BURST
         self.refilled = time.monotonic()
         self.last_rate_error = 0.0
@@ -108,7 +109,7 @@ class Connection:
             self.queue.put_nowait(data)
         except asyncio.QueueFull:
             # a client that does not read is dropped, never waited for (ARCHITECTURE 3)
-            self.kick("lagging", "too far behind: reconnect and resync")
+            self.kick(ErrorCode.LAGGING, "too far behind: reconnect and resync")
 
     def kick(self, code: str, reason: str) -> None:
         if self.closed:
@@ -298,9 +299,13 @@ class Gateway:
                     continue
                 try:
                     message = decode_client(frame)
-                    self._route(conn, message)
                 except ProtocolError as exc:
                     self._send_error(conn, exc.code, exc.message, None)
+                    continue
+                try:
+                    self._route(conn, message)
+                except ProtocolError as exc:
+                    self._send_error(conn, exc.code, exc.message, getattr(message, "id", None))
         except ConnectionClosed:
             pass
         finally:
@@ -358,6 +363,8 @@ class Gateway:
         if not isinstance(table, str) or table not in conn.tables:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
         self._table(table).post("msg", conn, message)
+        if isinstance(message, m.LeaveTable):
+            conn.tables.discard(table)
 
     def _create(self, conn: Connection, message: m.CreateTable) -> None:
         if len(self.tables) >= self.max_tables:
@@ -408,6 +415,7 @@ class Gateway:
             if claims["k"] == "seat":
                 conn.pid = str(claims["p"])
                 conn.nickname = str(claims.get("n") or conn.nickname)
+                conn.used_nonce = str(claims.get("j", ""))
                 rejoin = (table, int(claims["s"]))
         conn.hello = True
         conn.deliver(
@@ -424,10 +432,11 @@ class Gateway:
             table, seat = rejoin
             actor = self._table(table)
             assert conn.pid is not None and conn.nickname is not None
-            # the seat token rotates: the one just used is spent (replay protection)
-            token = self.auth.seat(table, seat, conn.pid, conn.nickname)
+            # the seat token rotates: the one just used is spent (replay protection); the
+            # client then sends join(table, last_seq) to get what it missed
+            token = self.auth.seat(table, seat, conn.pid, conn.nickname, used=conn.used_nonce)
             conn.tables.add(table)
-            actor.post("sit", conn, (seat, conn.pid, conn.nickname, token))
+            actor.post("rejoin", conn, (seat, token))
 
     def invite_link(self, table: str, base: str) -> str:
         return f"{base.rstrip('/')}/?table={table}&invite={self.auth.invite(table)}"

@@ -32,26 +32,41 @@ def _unb64(text: str) -> bytes:
 
 
 class NonceBook:
-    """The current nonce of each (table, player): only the latest seat token is valid."""
+    """The valid nonces of each (table, player): the newest seat token, and the one before it
+    until the newest has been used once (so a connection lost between ``hello`` and
+    ``seated`` cannot lock a player out of their seat). Anything older is a replay."""
 
     def __init__(self, load: Callable[[str], str | None], save: Callable[[str, str], None]):
         self._load = load
         self._save = save
-        self._cache: dict[str, str] = {}
+        self._cache: dict[str, tuple[str, str]] = {}
 
-    def current(self, table: str, pid: str) -> str | None:
+    def _get(self, table: str, pid: str) -> tuple[str, str]:
         key = f"nonce:{table}:{pid}"
         if key not in self._cache:
-            value = self._load(key)
-            if value is None:
-                return None
-            self._cache[key] = value
+            value = self._load(key) or "|"
+            current, _, previous = value.partition("|")
+            self._cache[key] = (current, previous)
         return self._cache[key]
 
-    def set(self, table: str, pid: str, nonce: str) -> None:
+    def _put(self, table: str, pid: str, current: str, previous: str) -> None:
         key = f"nonce:{table}:{pid}"
-        self._cache[key] = nonce
-        self._save(key, nonce)
+        self._cache[key] = (current, previous)
+        self._save(key, f"{current}|{previous}")
+
+    def accept(self, table: str, pid: str, nonce: str) -> bool:
+        """True if ``nonce`` may be used now (consumes the grace of the previous one)."""
+        current, previous = self._get(table, pid)
+        if nonce and nonce == current:
+            if previous:
+                self._put(table, pid, current, "")  # the newest arrived: the old one is dead
+            return True
+        return bool(nonce) and nonce == previous
+
+    def rotate(self, table: str, pid: str, nonce: str, used: str | None) -> None:
+        """Make ``nonce`` the newest; ``used`` (the token just presented) stays valid until
+        the newest is used."""
+        self._put(table, pid, nonce, used or "")
 
 
 class TokenAuthority:
@@ -76,9 +91,18 @@ class TokenAuthority:
     def director(self, table: str, ttl: float = 30 * 86400) -> str:
         return self.issue({"k": "director", "t": table}, ttl)
 
-    def seat(self, table: str, seat: int, pid: str, nickname: str, ttl: float = 86400) -> str:
+    def seat(
+        self,
+        table: str,
+        seat: int,
+        pid: str,
+        nickname: str,
+        ttl: float = 86400,
+        used: str | None = None,
+    ) -> str:
+        """A new seat token; ``used`` is the nonce of the token it replaces, if any."""
         nonce = secrets.token_urlsafe(12)
-        self.nonces.set(table, pid, nonce)
+        self.nonces.rotate(table, pid, nonce, used)
         return self.issue(
             {"k": "seat", "t": table, "s": seat, "p": pid, "n": nickname, "j": nonce}, ttl
         )
@@ -98,10 +122,9 @@ class TokenAuthority:
             raise ProtocolError(ErrorCode.TOKEN_EXPIRED, "this token has expired")
         if kind is not None and claims.get("k") != kind:
             raise ProtocolError(ErrorCode.BAD_TOKEN, f"a {kind} token is needed")
-        if claims.get("k") == "seat":
-            current = self.nonces.current(str(claims.get("t")), str(claims.get("p")))
-            if current != claims.get("j"):
-                raise ProtocolError(
-                    ErrorCode.TOKEN_REPLAYED, "this seat token was already used: use the newest one"
-                )
+        table, pid, nonce = str(claims.get("t")), str(claims.get("p")), str(claims.get("j", ""))
+        if claims.get("k") == "seat" and not self.nonces.accept(table, pid, nonce):
+            raise ProtocolError(
+                ErrorCode.TOKEN_REPLAYED, "this seat token was already used: use the newest one"
+            )
         return claims

@@ -95,6 +95,8 @@ class SeatState:
     connected: bool = False
     new: bool = True
     """Never dealt in at this table yet (newcomer rules, tda 7)."""
+    leaving: bool = False
+    """Left during a hand: removed when it ends."""
     client: Client | None = None
 
 
@@ -285,6 +287,14 @@ class TableActor:
                 return
             if token:
                 client.deliver(encode(m.Seated(table=self.table, seat=seat, token=token)))
+        elif kind == "rejoin":
+            assert client is not None
+            seat, token = payload
+            state = self.seats.get(seat)
+            if state is None or state.pid != client.pid:
+                self._error(client, ErrorCode.NOT_SEATED, "you no longer hold this seat", None)
+                return
+            client.deliver(encode(m.Seated(table=self.table, seat=seat, token=token)))
         elif kind == "gone":
             assert client is not None
             self._gone(client)
@@ -358,6 +368,41 @@ class TableActor:
             state.connected = False  # does not fold by itself: the action clock runs
             self._emit([("seat", self._seat_payload(state, "disconnected"))])
 
+    def _leave(self, client: Client, seat: int | None) -> None:
+        """Stop watching; a seated player leaves with their chips, at once between hands,
+        else when the hand ends (their turns meanwhile are checked or folded)."""
+        self.watchers.pop(client.cid, None)
+        if seat is None:
+            return
+        state = self.seats[seat]
+        hand = self.hand
+        in_hand = (
+            hand is not None
+            and self._in_hand()
+            and str(seat) in hand.index
+            and not hand.folded[hand.index[str(seat)]]
+        )
+        state.client = None
+        state.connected = False
+        if in_hand:
+            state.leaving = True
+            state.sitting_out = True
+            self._emit([("seat", self._seat_payload(state, "leaving"))])
+            self._fold_leaver()
+            return
+        del self.seats[seat]
+        self._emit([("seat", self._seat_payload(state, "left"))])
+
+    def _fold_leaver(self) -> None:
+        hand = self.hand
+        if self.phase is not TablePhase.BETTING or hand is None:
+            return
+        menu = hand.menu()
+        if menu is not None and self.seats[int(menu.player)].leaving:
+            self.timers.action = None
+            self._acting_seat = -1
+            self._after_engine(hand.timeout(menu.player), acted=hand.index[menu.player])
+
     def _seat_of(self, client: Client) -> int | None:
         if client.pid is None:
             return None
@@ -384,6 +429,9 @@ class TableActor:
         seat = self._seat_of(client)
         if isinstance(message, m.Chat):
             self._chat(seat, client, message.text)
+            return
+        if isinstance(message, m.LeaveTable):
+            self._leave(client, seat)
             return
         if isinstance(message, m.Resync):
             watcher = self.watchers.get(client.cid)
@@ -878,6 +926,9 @@ class TableActor:
         if menu is None:
             return
         seat = int(menu.player)
+        if self.seats[seat].leaving:
+            self._fold_leaver()
+            return
         self._send_turn(menu)
         if self.timers.action is None or self._acting_seat != seat:
             self._acting_seat = seat
@@ -964,6 +1015,9 @@ class TableActor:
             if stack == 0:
                 state = self.seats.pop(seat)
                 events.append(("seat", self._seat_payload(state, "busted")))
+        for state in [s for s in self.seats.values() if s.leaving]:
+            del self.seats[state.seat]
+            events.append(("seat", self._seat_payload(state, "left")))
         for chat_seat, name, text in self.held_chat:
             events.append(("chat_event", {"seat": chat_seat, "player": name, "text": text}))
         self.held_chat = []
@@ -1174,7 +1228,7 @@ class TableActor:
             "max_seats": self.config.max_seats,
             "denominations": list(self.config.denominations),
             "phase": self.phase.value if live else "between",
-            "hand": self.hand_no,
+            "hand": self.hand_no if live else max(0, self.hand_no - 1),
             "you": seat,
             "seats": [
                 {
@@ -1189,7 +1243,7 @@ class TableActor:
                 for s in sorted(self.seats.values(), key=lambda s: s.seat)
             ],
         }
-        if self.positions is not None:
+        if self.positions is not None and live:
             state["button"] = self.positions.button
         if hand is not None and self.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN):
             state["board"] = [card_name(c) for c in hand.board]
@@ -1206,6 +1260,11 @@ class TableActor:
                 if isinstance(e, ev.Shown)
             }
             state["shown"] = shown
+            state["pot_total"] = hand.pot_total()
+            if self.timers.action is not None:
+                state["clock_remaining_ms"] = int(
+                    max(0.0, self.timers.action - self.clock.now()) * 1000
+                )
             menu = hand.menu()
             if menu is not None:
                 state["to_act"] = int(menu.player)

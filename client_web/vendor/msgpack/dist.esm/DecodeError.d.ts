@@ -1,0 +1,3 @@
+export declare class DecodeError extends Error {
+    constructor(message: string);
+}

@@ -1,0 +1,1 @@
+export declare function prettyByte(byte: number): string;

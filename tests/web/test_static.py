@@ -1,0 +1,146 @@
+"""The browser client is served by the real server (``python -m server``): the page, its
+module, the vendored msgpack library, and nothing outside ``client_web/``."""
+
+from __future__ import annotations
+
+import http.client
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENT = ROOT / "client_web"
+MSGPACK = "/vendor/msgpack/dist.esm/index.mjs"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(port: int, path: str) -> tuple[int, str, bytes]:
+    """GET with the path sent as written (no client-side normalisation of ``..``)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.getheader("Content-Type") or "", response.read()
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    data = tmp_path_factory.mktemp("data")
+    number = _free_port()
+    log = data / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--port", str(number), "--data", str(data)],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"the server exited: {log.read_text()[-2000:]}")
+            try:
+                if _get(number, "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server did not come up: {log.read_text()[-2000:]}")
+            time.sleep(0.05)
+        yield number
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+def test_root_serves_the_page_with_its_module(port: int) -> None:
+    status, kind, body = _get(port, "/")
+    assert status == 200
+    assert kind.startswith("text/html")
+    html = body.decode()
+    assert re.search(r'<script type="module" src="app\.js"></script>', html)
+    assert 'name="viewport"' in html
+    assert _get(port, "/index.html")[2] == body
+
+
+@pytest.mark.parametrize("path", ["/app.js", MSGPACK])
+def test_scripts_are_served_as_javascript(port: int, path: str) -> None:
+    status, kind, body = _get(port, path)
+    assert status == 200
+    assert "javascript" in kind
+    assert body
+
+
+def test_style_is_served_as_css(port: int) -> None:
+    status, kind, _ = _get(port, "/style.css")
+    assert status == 200
+    assert kind.startswith("text/css")
+
+
+def test_app_imports_the_vendored_msgpack() -> None:
+    source = (CLIENT / "app.js").read_text()
+    assert f'from ".{MSGPACK}"' in source
+
+
+def test_every_module_of_the_vendored_msgpack_is_served(port: int) -> None:
+    """Follow the relative imports of the ESM build: none may be missing."""
+    seen: set[str] = set()
+    todo = [MSGPACK]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        status, kind, body = _get(port, path)
+        assert status == 200, path
+        assert "javascript" in kind, path
+        base = path.rsplit("/", 1)[0]
+        for target in re.findall(r'(?:from|import)\s*"(\.{1,2}/[^"]+)"', body.decode()):
+            parts = base.split("/")
+            for piece in target.split("/"):
+                if piece == "..":
+                    parts.pop()
+                elif piece != ".":
+                    parts.append(piece)
+            todo.append("/".join(parts))
+    assert len(seen) > 5
+    assert (CLIENT / "vendor/msgpack/LICENSE").is_file()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../pyproject.toml",
+        "/%2e%2e/pyproject.toml",
+        "/%2E%2E%2Fpyproject.toml",
+        "/..%2fpyproject.toml",
+        "/vendor/../../pyproject.toml",
+        "/vendor/msgpack/../../../server/__main__.py",
+        "//etc/passwd",
+        "/vendor/",
+        "/no-such-file.js",
+    ],
+)
+def test_nothing_outside_client_web_is_served(port: int, path: str) -> None:
+    status, _, body = _get(port, path)
+    assert status == 404, (path, body[:100])
+    assert b"[project]" not in body
