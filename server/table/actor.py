@@ -175,6 +175,8 @@ class TableActor:
         self.hands_played = 0
         self._task: asyncio.Task[None] | None = None
         self._recent: list[tuple[int, str, dict[str, Any]]] = []
+        self.dealt_in: list[int] = []
+        self.cancelled_hand = False
         self._acting_seat = -1
         self._street = "preflop"
         self._stacks_now: dict[int, int] = {}
@@ -249,25 +251,35 @@ class TableActor:
                 new=entry["new"],
                 sitting_out=entry["sitting_out"],
             )
-        positions = Positions(
-            button=data["positions"][0],
-            sb_slot=data["positions"][1],
-            big_blind=data["positions"][2],
-        )
+
+        def pos(value: list[int] | None) -> Positions | None:
+            if not value:
+                return None
+            return Positions(button=value[0], sb_slot=value[1], big_blind=value[2])
+
+        self.positions = pos(data.get("positions"))
+        self.replay_positions = pos(data.get("replay"))
+        self.cancelled_hand = bool(data.get("cancelled"))
+        if not data.get("in_hand", True):
+            return
         record = store.hand_record(self.table, hand)
-        if record is None:
-            self.replay_positions = positions
+        if record is not None:  # the hand ended just before the crash
+            for seat, stack in record["final_stacks"].items():
+                state = self.seats.get(int(seat))
+                if state is not None:
+                    state.stack = stack
+                    if stack == 0:
+                        del self.seats[int(seat)]
+            self._save_snapshot()
+            return
+        self.replay_positions = self.positions
+        if not self.cancelled_hand:
+            self.cancelled_hand = True
             stacks = {str(s.seat): s.stack for s in self.seats.values()}
             self._emit(
                 [("hand_end", {"hand": hand, "stacks": stacks, "record": "", "cancelled": True})]
             )
-            return
-        self.positions = positions
-        for seat, stack in record["final_stacks"].items():
-            if int(seat) in self.seats:
-                self.seats[int(seat)].stack = stack
-                if stack == 0:
-                    del self.seats[int(seat)]
+        self._save_snapshot()
 
     # ------------------------------------------------------------------ inbox
 
@@ -337,6 +349,7 @@ class TableActor:
         self._resync(watcher, None)  # the snapshot first, then the events after it
         if seated:
             self._emit([("seat", self._seat_payload(current, "seated"))])
+            self._save_snapshot()  # a crash must not cost anyone their seat
         self._connect(seat, client)
         self._maybe_schedule_deal()
 
@@ -392,6 +405,7 @@ class TableActor:
             return
         del self.seats[seat]
         self._emit([("seat", self._seat_payload(state, "left"))])
+        self._save_snapshot()
 
     def _fold_leaver(self) -> None:
         hand = self.hand
@@ -640,16 +654,28 @@ class TableActor:
             )
         ]
         if len(dealt_in) < 2:
-            return
+            # one player left who is not new: if the newcomers waited for the button, it
+            # would never pass and the table would stall; start afresh as at a new table,
+            # with a button drawn among the players present (cdc 2.1)
+            button = present[self.randbelow(len(present))]
+            positions = first_positions(button, players, self.config.max_seats)
+            dealt_in = players
+        elif len(dealt_in) == 2 and len(players) > 2 and self.positions is not None:
+            # heads-up while a newcomer waits: the heads-up rule applies to the two dealt in
+            # (cdc 4.4): the big blind advances, the other player is button and small blind
+            positions = next_positions(self.positions, dealt_in, self.config.max_seats)
         self.positions = positions
         self.hand_no += 1
         self.start_stacks = {s: self.seats[s].stack for s in dealt_in}
         self.dealt = self.dealer.new_hand(dealt_in, positions.button, self.config.max_seats)
         self._goto(TablePhase.CUT)
-        snapshot = self._table_snapshot(dealt_in)
-        if self.store is not None:
-            self.store.save_snapshot(self.table, self.hand_no, self.seq, snapshot)
-        sb_seat = positions.sb_slot if positions.sb_slot in dealt_in else None
+        self.dealt_in = dealt_in
+        self.cancelled_hand = False
+        self._save_snapshot()
+        if len(dealt_in) == 2:
+            sb_seat: int | None = positions.button  # heads-up: the button posts the SB
+        else:
+            sb_seat = positions.sb_slot if positions.sb_slot in dealt_in else None
         self.hand_start_seq = self.seq + 1
         self._emit(
             [
@@ -677,25 +703,40 @@ class TableActor:
         )
         self.timers.cut = self.clock.now() + self.config.cut_seconds
 
-    def _table_snapshot(self, dealt_in: list[int]) -> dict[str, Any]:
-        assert self.positions is not None
-        return {
+    def _save_snapshot(self) -> None:
+        """What a restart needs to bring the table back (store.save_snapshot), saved when a
+        hand starts, when it ends and whenever a seat changes. During a hand the players in
+        it are saved with their start-of-hand stacks: a hand cut by a crash is cancelled
+        with every bet returned (cdc 5.4)."""
+        if self.store is None:
+            return
+        in_hand = self._in_hand()
+
+        def pos(p: Positions | None) -> list[int] | None:
+            return None if p is None else [p.button, p.sb_slot, p.big_blind]
+
+        snapshot = {
             "hand": self.hand_no,
-            "positions": [self.positions.button, self.positions.sb_slot, self.positions.big_blind],
-            "dealt_in": dealt_in,
+            "in_hand": in_hand,
+            "cancelled": self.cancelled_hand,
+            "positions": pos(self.positions),
+            "replay": pos(self.replay_positions),
+            "dealt_in": self.dealt_in if in_hand else [],
             "seats": [
                 {
                     "seat": s.seat,
                     "pid": s.pid,
                     "name": s.name,
-                    "stack": s.stack,
+                    "stack": self.start_stacks.get(s.seat, s.stack) if in_hand else s.stack,
                     "time_bank": s.time_bank,
                     "new": s.new,
                     "sitting_out": s.sitting_out,
                 }
                 for s in self.seats.values()
+                if not s.leaving
             ],
         }
+        self.store.save_snapshot(self.table, self.hand_no, self.seq, snapshot)
 
     def _deal(self, cut: int) -> None:
         assert self.dealt is not None and self.positions is not None
@@ -1015,6 +1056,9 @@ class TableActor:
             if stack == 0:
                 state = self.seats.pop(seat)
                 events.append(("seat", self._seat_payload(state, "busted")))
+                for watcher in self.watchers.values():
+                    if watcher.seat == seat:
+                        watcher.seat = None  # a spectator now, never the next occupant's cards
         for state in [s for s in self.seats.values() if s.leaving]:
             del self.seats[state.seat]
             events.append(("seat", self._seat_payload(state, "left")))
@@ -1023,6 +1067,7 @@ class TableActor:
         self.held_chat = []
         self._goto(TablePhase.BETWEEN)
         self._emit(events)
+        self._save_snapshot()
         self._flush_spectators()
         self.hands_played += 1
         self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
