@@ -34,6 +34,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--next-hand-seconds", type=float, default=3.0)
     parser.add_argument("--showdown-seconds", type=float, default=2.0)
     parser.add_argument("--starting-stack", type=int, default=10_000)
+    parser.add_argument("--time-bank-seconds", type=float, default=60.0)
     parser.add_argument(
         "--max-tables",
         type=int,
@@ -66,6 +67,7 @@ async def amain(args: argparse.Namespace) -> None:
                 next_hand_seconds=args.next_hand_seconds,
                 showdown_seconds=args.showdown_seconds,
                 starting_stack=args.starting_stack,
+                time_bank_seconds=args.time_bank_seconds,
             )
         )
     server = await gateway.start(args.host, args.port)

@@ -16,6 +16,7 @@ import json
 import logging
 import mimetypes
 import secrets
+import socket
 import time
 from collections import Counter
 from pathlib import Path
@@ -45,6 +46,8 @@ log = logging.getLogger("brasseur.gateway")
 CLIENT_DIR = Path(__file__).resolve().parents[2] / "client_web"
 SEND_QUEUE = 512
 """Frames buffered per connection before a slow client is dropped."""
+SEND_BUFFER = 64 * 1024
+"""Kernel send buffer per connection (bytes)."""
 RATE = 50.0
 """Sustained frames per second allowed from one connection."""
 BURST = 100.0
@@ -283,6 +286,12 @@ class Gateway:
     # ------------------------------------------------------------------ websocket
 
     async def handle(self, ws: ServerConnection) -> None:
+        sock = ws.transport.get_extra_info("socket")
+        if sock is not None:
+            # a small kernel buffer, so a client that does not read fills its send queue
+            # (and is dropped) in seconds instead of hiding megabytes in the kernel
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         conn = Connection(ws, self)
         self.connections[conn.cid] = conn
         writer = asyncio.create_task(conn.writer())
