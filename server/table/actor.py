@@ -16,7 +16,6 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Protocol
 
 from protocol import messages as m
@@ -44,7 +43,10 @@ from server.engine import events as ev
 from server.table.clock import Clock
 from server.table.config import TableConfig
 from server.table.dealer import Dealer, DealtHand
+from server.table.phases import TRANSITIONS, TablePhase
 from server.table.positions import Positions, first_positions, next_positions, waits_as_newcomer
+from server.table.translate import HandLog
+from server.table.views import render, table_view
 
 __all__ = ["Client", "SeatState", "TableActor", "TablePhase"]
 
@@ -60,28 +62,6 @@ class Client(Protocol):
     def deliver(self, data: bytes) -> None: ...
 
     def kick(self, code: str, reason: str) -> None: ...
-
-
-class TablePhase(StrEnum):
-    WAITING = "waiting"
-    """Fewer players present than needed to deal."""
-    CUT = "cut"
-    """The deck is committed; waiting for the cut from the player on the dealer's right."""
-    BETTING = "betting"
-    SHOWDOWN = "showdown"
-    BETWEEN = "between"
-    """The pot was awarded; the next hand starts after a short pause (cdc 3.1)."""
-    CLOSED = "closed"
-
-
-TRANSITIONS: dict[TablePhase, frozenset[TablePhase]] = {
-    TablePhase.WAITING: frozenset({TablePhase.CUT, TablePhase.CLOSED}),
-    TablePhase.CUT: frozenset({TablePhase.BETTING, TablePhase.BETWEEN, TablePhase.CLOSED}),
-    TablePhase.BETTING: frozenset({TablePhase.SHOWDOWN, TablePhase.BETWEEN, TablePhase.CLOSED}),
-    TablePhase.SHOWDOWN: frozenset({TablePhase.BETWEEN, TablePhase.CLOSED}),
-    TablePhase.BETWEEN: frozenset({TablePhase.CUT, TablePhase.WAITING, TablePhase.CLOSED}),
-    TablePhase.CLOSED: frozenset(),
-}
 
 
 @dataclass
@@ -170,7 +150,6 @@ class TableActor:
         self.start_stacks: dict[int, int] = {}
         self.timers = _Timers()
         self.held_chat: list[tuple[int | None, str, str]] = []
-        self.record_log: list[dict[str, Any]] = []
         self.hand_ended = asyncio.Event()
         self.hands_played = 0
         self._task: asyncio.Task[None] | None = None
@@ -178,8 +157,7 @@ class TableActor:
         self.dealt_in: list[int] = []
         self.cancelled_hand = False
         self._acting_seat = -1
-        self._street = "preflop"
-        self._stacks_now: dict[int, int] = {}
+        self.log: HandLog | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -769,9 +747,8 @@ class TableActor:
             denominations=self.config.denominations,
         )
         self.hand = Hand(setup)
-        self.record_log = []
-        self._street = "preflop"
-        self._stacks_now = dict(self.start_stacks)
+        names = {s: self.seats[s].name for s in dealt_in}
+        self.log = HandLog(self.hand_no, self.start_stacks, names)
         self._goto(TablePhase.BETTING)
         self._after_engine(list(self.hand.events), acted=-1)
 
@@ -779,144 +756,8 @@ class TableActor:
 
     def _after_engine(self, events: list[ev.Event], acted: int) -> None:
         hand = self.hand
-        assert hand is not None
-        stacks = self._stacks_now
-        out: list[tuple[str, dict[str, Any]]] = []
-        notices: list[tuple[int, str, str, str]] = []
-        for e in events:
-            if isinstance(e, ev.Posted):
-                seat = int(e.player)
-                kind = {"ante": "post_ante", "small_blind": "post_sb", "big_blind": "post_bb"}[
-                    e.kind.value
-                ]
-                stacks[seat] -= e.amount
-                out.append(
-                    ("action", self._action(seat, kind, e.amount, e.amount, e.allin, e.rule, ""))
-                )
-                self.record_log.append(
-                    {
-                        "street": "preflop",
-                        "seat": seat,
-                        "name": self.seats[seat].name,
-                        "action": kind,
-                        "to": e.amount,
-                        "added": e.amount,
-                        "allin": e.allin,
-                    }
-                )
-            elif isinstance(e, ev.DeadHand):
-                seat = int(e.player)
-                out.append(
-                    (
-                        "action",
-                        self._action(
-                            seat, "dead_hand", 0, 0, False, e.rule, "absent at the deal: dead hand"
-                        ),
-                    )
-                )
-            elif isinstance(e, ev.HoleDealt):
-                seat = int(e.player)
-                out.append(
-                    (
-                        "hole",
-                        {
-                            "hand": self.hand_no,
-                            "seat": seat,
-                            "cards": [card_name(c) for c in e.cards],
-                        },
-                    )
-                )
-            elif isinstance(e, ev.Acted):
-                seat = int(e.player)
-                stacks[seat] -= e.added
-                out.append(
-                    ("action", self._action(seat, e.action, e.to, e.added, e.allin, e.rule, e.note))
-                )
-                self.record_log.append(
-                    {
-                        "street": self._street,
-                        "seat": seat,
-                        "name": self.seats[seat].name,
-                        "action": e.action,
-                        "to": e.to,
-                        "added": e.added,
-                        "allin": e.allin,
-                    }
-                )
-            elif isinstance(e, ev.Pending):
-                seat = int(e.player)
-                stacks[seat] -= e.added
-                out.append(
-                    (
-                        "action",
-                        self._action(
-                            seat,
-                            "pending",
-                            hand.committed[hand.index[e.player]],
-                            e.added,
-                            False,
-                            e.rule,
-                            e.note,
-                        ),
-                    )
-                )
-            elif isinstance(e, ev.OutOfTurn):
-                # pre-actions are private (ONLINE_RULES): only the player hears of them
-                notices.append((int(e.player), f"oot_{e.status}", e.note, e.rule))
-            elif isinstance(e, ev.Returned):
-                seat = int(e.player)
-                stacks[seat] += e.amount
-                out.append(
-                    (
-                        "action",
-                        self._action(
-                            seat, "returned", 0, e.amount, False, "", "uncalled chips returned"
-                        ),
-                    )
-                )
-            elif isinstance(e, ev.BoardDealt):
-                self._street = e.street
-                out.append(
-                    (
-                        "board",
-                        {
-                            "hand": self.hand_no,
-                            "street": e.street,
-                            "cards": [card_name(c) for c in e.cards],
-                        },
-                    )
-                )
-            elif isinstance(e, ev.FaceUp):
-                pass  # each hand comes as a Shown event
-            elif isinstance(e, ev.Shown):
-                out.append(
-                    (
-                        "shown",
-                        {
-                            "hand": self.hand_no,
-                            "seat": int(e.player),
-                            "cards": [card_name(c) for c in e.cards],
-                            "rank": e.hand,
-                        },
-                    )
-                )
-            elif isinstance(e, ev.Mucked):
-                out.append(("action", self._action(int(e.player), "muck", 0, 0, False, "", "")))
-            elif isinstance(e, ev.PotAwarded):
-                for p, share in e.shares:
-                    stacks[int(p)] += share
-                out.append(
-                    (
-                        "pot",
-                        {
-                            "hand": self.hand_no,
-                            "index": e.index,
-                            "amount": e.amount,
-                            "winners": [int(w) for w in e.winners],
-                            "shares": [s for _, s in e.shares],
-                        },
-                    )
-                )
+        assert hand is not None and self.log is not None
+        out, notices = self.log.translate(events, lambda player: hand.committed[hand.index[player]])
         for seat, kind, text, rule in notices:
             self._notice(seat, kind, text, rule)
         if out:
@@ -927,22 +768,6 @@ class TableActor:
             # the preflop betting and speaks first on the flop)
             self._acting_seat = -1
         self._after_state_change()
-
-    def _action(
-        self, seat: int, action: str, to: int, added: int, allin: bool, rule: str, note: str
-    ) -> dict[str, Any]:
-        stack = self._stacks_now[seat]
-        return {
-            "hand": self.hand_no,
-            "seat": seat,
-            "action": action,
-            "to": to,
-            "added": added,
-            "stack": stack,
-            "allin": allin,
-            "rule": rule,
-            "note": note,
-        }
 
     def _notice(self, seat: int, kind: str, text: str, rule: str) -> None:
         state = self.seats.get(seat)
@@ -1092,42 +917,12 @@ class TableActor:
             state.client.deliver(encode(proof))
 
     def _hand_record(self, hand: Hand, stacks: dict[int, int]) -> dict[str, Any]:
-        assert self.dealt is not None and self.positions is not None
-        shown: dict[str, list[str]] = {}
-        mucked: list[int] = []
-        pots: list[dict[str, Any]] = []
-        returned: list[dict[str, Any]] = []
-        for e in hand.events:
-            if isinstance(e, ev.Shown):
-                shown[e.player] = [card_name(c) for c in e.cards]
-            elif isinstance(e, ev.Mucked):
-                mucked.append(int(e.player))
-            elif isinstance(e, ev.PotAwarded):
-                pots.append(
-                    {
-                        "amount": e.amount,
-                        "winners": [int(w) for w in e.winners],
-                        "shares": [[int(p), s] for p, s in e.shares],
-                        "index": e.index,
-                    }
-                )
-            elif isinstance(e, ev.Returned):
-                returned.append(
-                    {
-                        "seat": int(e.player),
-                        "name": self.seats[int(e.player)].name
-                        if int(e.player) in self.seats
-                        else e.player,
-                        "amount": e.amount,
-                    }
-                )
-        pots.sort(key=lambda p: p["index"])
+        assert self.dealt is not None and self.positions is not None and self.log is not None
         board = [card_name(c) for c in hand.board]
         record: dict[str, Any] = {
             "format": "brasseur-hand/1",
             "table": self.table,
             "table_name": self.config.name,
-            "hand": self.hand_no,
             "profile": self.profile.id,
             "started_at": self.clock.wall(),
             "tournament": None,
@@ -1139,19 +934,10 @@ class TableActor:
             },
             "max_seats": self.config.max_seats,
             "button": self.positions.button,
-            "players": [
-                {"seat": s, "name": self.seats[s].name if s in self.seats else str(s), "stack": v}
-                for s, v in sorted(self.start_stacks.items())
-            ],
-            "actions": self.record_log,
-            "returned": returned,
-            "board": board,
-            "shown": shown,
-            "mucked": mucked,
-            "pots": pots,
-            "final_stacks": {str(s): v for s, v in stacks.items()},
+            **self.log.record(hand.events, board, stacks),
         }
-        record.update(self.dealt.fairness(board_count=len(board), shown=[int(s) for s in shown]))
+        shown = [int(s) for s in record["shown"]]
+        record.update(self.dealt.fairness(board_count=len(board), shown=shown))
         return self.dealer.sign(record)
 
     # ------------------------------------------------------------------ timers
@@ -1225,13 +1011,7 @@ class TableActor:
             watcher.delivered = seq
 
     def _render(self, watcher: Watcher, seq: int, kind: str, data: dict[str, Any]) -> m.Message:
-        cls = m.SERVER_MESSAGES[kind]
-        if kind == "hole" and data["seat"] != watcher.seat:
-            data = {**data, "cards": []}  # dealt face down: only the owner sees them
-        fields: dict[str, Any] = {"table": self.table, "seq": seq}
-        for key, value in data.items():
-            fields[key] = tuple(value) if isinstance(value, list) else value
-        return cls(**fields)
+        return render(self.table, watcher.seat, seq, kind, data)
 
     def _flush_spectators(self) -> None:
         for watcher in list(self.watchers.values()):
@@ -1263,64 +1043,4 @@ class TableActor:
 
     def snapshot_for(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` may see it (spectators: as of the last completed hand)."""
-        live = seat is not None or not self._in_hand()
-        hand = self.hand if live else None
-        state: dict[str, Any] = {
-            "name": self.config.name,
-            "profile": self.profile.id,
-            "blinds": [self.config.sb, self.config.bb, self.config.ante],
-            "ante_format": self.config.ante_format,
-            "max_seats": self.config.max_seats,
-            "denominations": list(self.config.denominations),
-            "phase": self.phase.value if live else "between",
-            "hand": self.hand_no if live else max(0, self.hand_no - 1),
-            "you": seat,
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "player": s.name,
-                    "stack": s.stack
-                    if hand is None or str(s.seat) not in hand.index
-                    else hand.stack[hand.index[str(s.seat)]],
-                    "connected": s.connected,
-                    "sitting_out": s.sitting_out,
-                }
-                for s in sorted(self.seats.values(), key=lambda s: s.seat)
-            ],
-        }
-        if self.positions is not None and live:
-            state["button"] = self.positions.button
-        if hand is not None and self.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN):
-            state["board"] = [card_name(c) for c in hand.board]
-            state["bets"] = {p: hand.committed[i] for i, p in enumerate(hand.names)}
-            state["folded"] = [int(p) for i, p in enumerate(hand.names) if hand.folded[i]]
-            state["pots"] = [
-                {"amount": p.amount, "eligible": [int(x) for x in p.eligible]} for p in hand.pots()
-            ]
-            if seat is not None and str(seat) in hand.index:
-                state["hole"] = [card_name(c) for c in hand.hole[hand.index[str(seat)]]]
-            shown = {
-                e.player: [card_name(c) for c in e.cards]
-                for e in hand.events
-                if isinstance(e, ev.Shown)
-            }
-            state["shown"] = shown
-            state["pot_total"] = hand.pot_total()
-            if self.timers.action is not None:
-                state["clock_remaining_ms"] = int(
-                    max(0.0, self.timers.action - self.clock.now()) * 1000
-                )
-            menu = hand.menu()
-            if menu is not None:
-                state["to_act"] = int(menu.player)
-                if seat is not None and int(menu.player) == seat:
-                    state["menu"] = {
-                        "call": menu.call,
-                        "can_check": menu.can_check,
-                        "can_fold": menu.can_fold,
-                        "can_raise": menu.can_raise,
-                        "min_raise_to": menu.min_raise_to,
-                        "max_raise_to": menu.max_raise_to,
-                        "pending": menu.pending,
-                    }
-        return state
+        return table_view(self, seat)

@@ -1,0 +1,168 @@
+"""From the engine's events of one hand to table events, notices and the hand record (pure).
+
+Engine players are seat numbers written as strings; table events use seat numbers. Each
+``action`` event carries the player's stack after it, tracked here event by event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from server.engine import card_name
+from server.engine import events as ev
+
+__all__ = ["HandLog", "TableEvent"]
+
+TableEvent = tuple[str, dict[str, Any]]
+Notice = tuple[int, str, str, str]
+"""(seat, kind, text, rule): private, unsequenced."""
+
+_POSTS = {"ante": "post_ante", "small_blind": "post_sb", "big_blind": "post_bb"}
+
+
+class HandLog:
+    """What one hand has shown the table so far, for its events and its hand record."""
+
+    def __init__(self, hand_no: int, start_stacks: Mapping[int, int], names: Mapping[int, str]):
+        self.hand_no = hand_no
+        self.start_stacks = dict(start_stacks)
+        self.names = dict(names)
+        """Seat -> name at the start of the hand (busted players keep theirs in the record)."""
+        self.stacks = dict(start_stacks)
+        self.street = "preflop"
+        self.actions: list[dict[str, Any]] = []
+
+    def _action(
+        self, seat: int, action: str, to: int, added: int, allin: bool, rule: str, note: str
+    ) -> TableEvent:
+        return (
+            "action",
+            {
+                "hand": self.hand_no,
+                "seat": seat,
+                "action": action,
+                "to": to,
+                "added": added,
+                "stack": self.stacks[seat],
+                "allin": allin,
+                "rule": rule,
+                "note": note,
+            },
+        )
+
+    def _log(self, seat: int, action: str, to: int, added: int, allin: bool) -> None:
+        self.actions.append(
+            {
+                "street": self.street,
+                "seat": seat,
+                "name": self.names.get(seat, str(seat)),
+                "action": action,
+                "to": to,
+                "added": added,
+                "allin": allin,
+            }
+        )
+
+    def translate(
+        self, events: list[ev.Event], committed: Callable[[str], int]
+    ) -> tuple[list[TableEvent], list[Notice]]:
+        """Table events and private notices for some engine events, in order."""
+        out: list[TableEvent] = []
+        notices: list[Notice] = []
+        for e in events:
+            if isinstance(e, ev.Posted):
+                seat, kind = int(e.player), _POSTS[e.kind.value]
+                self.stacks[seat] -= e.amount
+                out.append(self._action(seat, kind, e.amount, e.amount, e.allin, e.rule, ""))
+                self._log(seat, kind, e.amount, e.amount, e.allin)
+            elif isinstance(e, ev.DeadHand):
+                note = "absent at the deal: dead hand"
+                out.append(self._action(int(e.player), "dead_hand", 0, 0, False, e.rule, note))
+            elif isinstance(e, ev.HoleDealt):
+                cards = [card_name(c) for c in e.cards]
+                out.append(("hole", {"hand": self.hand_no, "seat": int(e.player), "cards": cards}))
+            elif isinstance(e, ev.Acted):
+                seat = int(e.player)
+                self.stacks[seat] -= e.added
+                out.append(self._action(seat, e.action, e.to, e.added, e.allin, e.rule, e.note))
+                self._log(seat, e.action, e.to, e.added, e.allin)
+            elif isinstance(e, ev.Pending):
+                seat = int(e.player)
+                self.stacks[seat] -= e.added
+                to = committed(e.player)
+                out.append(self._action(seat, "pending", to, e.added, False, e.rule, e.note))
+            elif isinstance(e, ev.OutOfTurn):
+                # pre-actions are private (ONLINE_RULES): only the player hears of them
+                notices.append((int(e.player), f"oot_{e.status}", e.note, e.rule))
+            elif isinstance(e, ev.Returned):
+                seat = int(e.player)
+                self.stacks[seat] += e.amount
+                note = "uncalled chips returned"
+                out.append(self._action(seat, "returned", 0, e.amount, False, "", note))
+            elif isinstance(e, ev.BoardDealt):
+                self.street = e.street
+                cards = [card_name(c) for c in e.cards]
+                out.append(("board", {"hand": self.hand_no, "street": e.street, "cards": cards}))
+            elif isinstance(e, ev.Shown):
+                cards = [card_name(c) for c in e.cards]
+                data = {"hand": self.hand_no, "seat": int(e.player), "cards": cards, "rank": e.hand}
+                out.append(("shown", data))
+            elif isinstance(e, ev.Mucked):
+                out.append(self._action(int(e.player), "muck", 0, 0, False, "", ""))
+            elif isinstance(e, ev.PotAwarded):
+                for player, share in e.shares:
+                    self.stacks[int(player)] += share
+                data = {
+                    "hand": self.hand_no,
+                    "index": e.index,
+                    "amount": e.amount,
+                    "winners": [int(w) for w in e.winners],
+                    "shares": [s for _, s in e.shares],
+                }
+                out.append(("pot", data))
+            # FaceUp: each hand also comes as a Shown event
+        return out, notices
+
+    def record(
+        self, hand_events: list[ev.Event], board: list[str], final: Mapping[int, int]
+    ) -> dict[str, Any]:
+        """The table's part of the hand record (the caller adds the table, blinds, times and
+        the fairness fields, then signs it)."""
+        shown: dict[str, list[str]] = {}
+        mucked: list[int] = []
+        pots: list[dict[str, Any]] = []
+        returned: list[dict[str, Any]] = []
+        for e in hand_events:
+            if isinstance(e, ev.Shown):
+                shown[e.player] = [card_name(c) for c in e.cards]
+            elif isinstance(e, ev.Mucked):
+                mucked.append(int(e.player))
+            elif isinstance(e, ev.PotAwarded):
+                pots.append(
+                    {
+                        "amount": e.amount,
+                        "winners": [int(w) for w in e.winners],
+                        "shares": [[int(p), s] for p, s in e.shares],
+                        "index": e.index,
+                    }
+                )
+            elif isinstance(e, ev.Returned):
+                seat = int(e.player)
+                name = self.names.get(seat, e.player)
+                returned.append({"seat": seat, "name": name, "amount": e.amount})
+        pots.sort(key=lambda p: p["index"])
+        return {
+            "hand": self.hand_no,
+            "players": [
+                {"seat": s, "name": self.names.get(s, str(s)), "stack": v}
+                for s, v in sorted(self.start_stacks.items())
+            ],
+            "actions": self.actions,
+            "returned": returned,
+            "board": board,
+            "shown": shown,
+            "mucked": mucked,
+            "pots": pots,
+            "final_stacks": {str(s): v for s, v in final.items()},
+        }

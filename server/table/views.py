@@ -1,0 +1,96 @@
+"""What each recipient may see of a table: rendered events and snapshots.
+
+A player sees only their own hole cards: everyone else gets the same ``hole`` event with no
+cards. Spectators see the table as of the last completed hand (ONLINE_RULES).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from protocol import messages as m
+from server.engine import card_name
+from server.engine import events as ev
+from server.table.phases import TablePhase
+
+if TYPE_CHECKING:
+    from server.table.actor import TableActor
+
+__all__ = ["render", "table_view"]
+
+
+def render(table: str, seat: int | None, seq: int, kind: str, data: dict[str, Any]) -> m.Message:
+    """The table event ``seq`` as the holder of ``seat`` (None: a spectator) receives it."""
+    cls = m.SERVER_MESSAGES[kind]
+    if kind == "hole" and data["seat"] != seat:
+        data = {**data, "cards": []}  # dealt face down: only the owner sees them
+    fields: dict[str, Any] = {"table": table, "seq": seq}
+    for key, value in data.items():
+        fields[key] = tuple(value) if isinstance(value, list) else value
+    return cls(**fields)
+
+
+def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may see it (spectators: as of the last completed hand)."""
+
+    live = seat is not None or not actor._in_hand()
+    hand = actor.hand if live else None
+    state: dict[str, Any] = {
+        "name": actor.config.name,
+        "profile": actor.profile.id,
+        "blinds": [actor.config.sb, actor.config.bb, actor.config.ante],
+        "ante_format": actor.config.ante_format,
+        "max_seats": actor.config.max_seats,
+        "denominations": list(actor.config.denominations),
+        "phase": actor.phase.value if live else "between",
+        "hand": actor.hand_no if live else max(0, actor.hand_no - 1),
+        "you": seat,
+        "seats": [
+            {
+                "seat": s.seat,
+                "player": s.name,
+                "stack": s.stack
+                if hand is None or str(s.seat) not in hand.index
+                else hand.stack[hand.index[str(s.seat)]],
+                "connected": s.connected,
+                "sitting_out": s.sitting_out,
+            }
+            for s in sorted(actor.seats.values(), key=lambda s: s.seat)
+        ],
+    }
+    if actor.positions is not None and live:
+        state["button"] = actor.positions.button
+    if hand is not None and actor.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN):
+        state["board"] = [card_name(c) for c in hand.board]
+        state["bets"] = {p: hand.committed[i] for i, p in enumerate(hand.names)}
+        state["folded"] = [int(p) for i, p in enumerate(hand.names) if hand.folded[i]]
+        state["pots"] = [
+            {"amount": p.amount, "eligible": [int(x) for x in p.eligible]} for p in hand.pots()
+        ]
+        if seat is not None and str(seat) in hand.index:
+            state["hole"] = [card_name(c) for c in hand.hole[hand.index[str(seat)]]]
+        shown = {
+            e.player: [card_name(c) for c in e.cards]
+            for e in hand.events
+            if isinstance(e, ev.Shown)
+        }
+        state["shown"] = shown
+        state["pot_total"] = hand.pot_total()
+        if actor.timers.action is not None:
+            state["clock_remaining_ms"] = int(
+                max(0.0, actor.timers.action - actor.clock.now()) * 1000
+            )
+        menu = hand.menu()
+        if menu is not None:
+            state["to_act"] = int(menu.player)
+            if seat is not None and int(menu.player) == seat:
+                state["menu"] = {
+                    "call": menu.call,
+                    "can_check": menu.can_check,
+                    "can_fold": menu.can_fold,
+                    "can_raise": menu.can_raise,
+                    "min_raise_to": menu.min_raise_to,
+                    "max_raise_to": menu.max_raise_to,
+                    "pending": menu.pending,
+                }
+    return state
