@@ -993,21 +993,35 @@ class TableActor:
         if len(self._recent) > 4000:
             del self._recent[:1000]
         in_hand = self._in_hand()
+        frames: dict[tuple[int, bool], bytes] = {}
         for watcher in list(self.watchers.values()):
             if watcher.seat is None:
                 if not in_hand:  # spectators: one hand behind, caught up between hands
-                    self._deliver(watcher, self._events_after(watcher.delivered))
+                    self._deliver(watcher, self._events_after(watcher.delivered), frames)
                 continue
-            self._deliver(watcher, batch)
+            self._deliver(watcher, batch, frames)
 
     def _in_hand(self) -> bool:
         return self.phase in (TablePhase.CUT, TablePhase.BETTING, TablePhase.SHOWDOWN)
 
-    def _deliver(self, watcher: Watcher, batch: list[tuple[int, str, dict[str, Any]]]) -> None:
+    def _deliver(
+        self,
+        watcher: Watcher,
+        batch: list[tuple[int, str, dict[str, Any]]],
+        frames: dict[tuple[int, bool], bytes] | None = None,
+    ) -> None:
+        """Send the events of ``batch`` this watcher has not had. Every recipient gets the
+        same bytes except a hole card's owner: ``frames`` encodes each view once."""
+        if frames is None:
+            frames = {}
         for seq, kind, data in batch:
             if seq <= watcher.delivered:
                 continue
-            watcher.client.deliver(encode(self._render(watcher, seq, kind, data)))
+            owner = kind == "hole" and data["seat"] == watcher.seat
+            frame = frames.get((seq, owner))
+            if frame is None:
+                frame = frames[(seq, owner)] = encode(self._render(watcher, seq, kind, data))
+            watcher.client.deliver(frame)
             watcher.delivered = seq
 
     def _render(self, watcher: Watcher, seq: int, kind: str, data: dict[str, Any]) -> m.Message:
