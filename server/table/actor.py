@@ -555,7 +555,12 @@ class TableActor:
                 "cards are shown only at showdown or after the hand (cdc 11.3-11.5, ONLINE_RULES)",
             )
         player = str(seat)
+        finished = hand.phase is Phase.FINISHED
         events = hand.show(Show(player=player)) if show else hand.muck(Muck(player=player))
+        if finished:  # cdc 10.1: shown after the hand, which is already over
+            out, _ = self.log.translate(events, lambda p: 0) if self.log else ([], [])
+            self._emit(out)
+            return
         self._after_engine(events, acted=-1)
 
     def _chat(self, seat: int | None, client: Client, text: str) -> None:

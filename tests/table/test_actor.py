@@ -248,3 +248,99 @@ async def test_each_player_can_check_their_own_hole_cards_against_the_commitment
         assert check_opening(tampered, root) != []
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_absent_at_the_deal_is_a_dead_hand_with_blinds_posted() -> None:
+    # cdc 4.1, tda 29, fpc 2-3: not present when the cards are dealt -> dead hand, blinds taken
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    actor.post("msg", clients[2], m.SitOut(table="t1"))
+    await settle()
+    await start_hand(actor, clock)
+    dead = [a for a in clients[0].of(m.ActionEvent) if a.action == "dead_hand"]
+    assert [a.seat for a in dead] == [3]
+    assert not [h for h in clients[2].of(m.HoleCards) if h.seat == 3 and h.cards]
+    assert actor.hand is not None and actor.hand.folded[actor.hand.index["3"]]
+    posts = {a.seat for a in clients[0].of(m.ActionEvent) if a.action.startswith("post_")}
+    assert actor.positions is not None
+    if 3 in (actor.positions.sb_slot, actor.positions.big_blind):
+        assert 3 in posts  # the absent player's blind is still posted
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_the_player_on_the_dealers_right_cuts() -> None:
+    # cdc 5.2, fpc 5-9: the cut belongs to the player on the dealer's right
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 4)
+    await clock.advance(actor.config.next_hand_seconds)
+    await settle()
+    assert actor.positions is not None
+    button = actor.positions.button
+    right = max((s for s in (1, 2, 3, 4) if s < button), default=4)
+    prompt = clients[0].of(m.CutPrompt)[-1]
+    assert prompt.seat == right
+    wrong = clients[(right % 4)]  # somebody else
+    actor.post("msg", wrong, m.Cut(table="t1", hand=actor.hand_no, position=7))
+    await settle()
+    assert wrong.of(m.Error)[-1].code == "not_your_turn"
+    actor.post("msg", clients[right - 1], m.Cut(table="t1", hand=actor.hand_no, position=7))
+    await settle()
+    assert actor.phase is TablePhase.BETTING and actor.dealt is not None
+    assert actor.dealt.deck.cut == 7  # type: ignore[attr-defined]
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_leaving_mid_hand_folds_at_its_turn_and_frees_the_seat_after() -> None:
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    seat = to_act(actor)
+    leaver = clients[(seat % 3)]  # not the one to act
+    leaver_seat = (seat % 3) + 1
+    actor.post("msg", leaver, m.LeaveTable(table="t1"))
+    await settle()
+    assert actor.seats[leaver_seat].leaving
+    while actor.phase is TablePhase.BETTING:
+        s = to_act(actor)
+        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="call"))
+        await settle()
+    await clock.advance(actor.config.showdown_seconds)
+    await settle()
+    assert leaver_seat not in actor.seats
+    statuses = [e.status for e in clients[seat - 1].of(m.SeatEvent) if e.seat == leaver_seat]
+    assert statuses[-2:] == ["leaving", "left"]
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_uncontested_winner_may_show_after_the_hand() -> None:
+    # cdc 10.1: a winner whose last bet was not called may show; shown to one, shown to all
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    while actor.phase is TablePhase.BETTING:
+        s = to_act(actor)
+        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+        await settle()
+    hand = actor.hand
+    assert hand is not None
+    winner = int(next(p for i, p in enumerate(hand.names) if not hand.folded[i]))
+    actor.post("msg", clients[winner - 1], m.Show(table="t1", hand=actor.hand_no))
+    await settle()
+    for client in clients:
+        shown = client.of(m.ShownEvent)
+        assert shown and shown[-1].seat == winner and len(shown[-1].cards) == 2
+        assert len(client.of(m.HandEnd)) == 1  # the hand ended once
+        assert len(client.of(m.HoleProof)) == 1
+    await actor.stop()
+    await task
