@@ -1,0 +1,426 @@
+"""The load tester: ``python -m bots.loadtest --url ws://HOST:PORT/ws --tables N --players P
+--duration S``.
+
+It creates N tables (``create``), seats P bots at each, lets them play for S seconds and prints a
+live progress line (hands, actions/s, p50/p99 latency from sending an ``act`` to receiving its
+``action`` broadcast, errors, invariant violations) and a final JSON report (stdout, or
+``--report FILE``). All bots of a process share one asyncio loop; ``--processes K`` splits the
+tables across K processes. Throughput and latency are measured over the S seconds after every
+table is set up; errors and violations are counted from the first connection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing as mp
+import queue
+import random
+import resource
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .client import Bot, BotError
+from .notebook import Notebook
+from .stats import Histogram, Stats
+from .strategies import make_strategy
+
+__all__ = ["LoadConfig", "main", "run", "summarize"]
+
+
+@dataclass(frozen=True)
+class LoadConfig:
+    url: str
+    tables: int = 10
+    players: int = 6
+    duration: float = 20.0
+    strategy: str = "mix"
+    processes: int = 1
+    action_seconds: int = 10
+    sb: int = 50
+    bb: int = 100
+    starting_stack: int = 10_000
+    ramp: int = 100
+    """Connections being opened at once, per process."""
+    setup_timeout: float = 300.0
+    seed: int | None = None
+    compression: str | None = None
+    trace: int = 0
+    """Messages each bot keeps to show around its first violations (0: none)."""
+    stall_seconds: float = 0.0
+    """A table silent this long is reported stuck (``table_stalled``); 0: 3 x action clock,
+    at least 30 s (the bots act at once, so only a stuck table is silent that long)."""
+
+
+def _raise_fd_limit() -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+# ---------------------------------------------------------------------- one process
+
+
+async def _setup_table(
+    cfg: LoadConfig,
+    index: int,
+    stats: Stats,
+    notebook: Notebook,
+    gate: asyncio.Semaphore,
+    rng: random.Random,
+) -> list[Bot]:
+    bots: list[Bot] = []
+
+    def bot(seat: int) -> Bot:
+        return Bot(
+            cfg.url,
+            make_strategy(cfg.strategy, random.Random(rng.random())),
+            nickname=f"t{index}s{seat}",
+            stats=stats,
+            notebook=notebook,
+            counts_table=seat == 1,
+            rebuy=True,
+            rng=random.Random(rng.random()),
+            compression=cfg.compression,
+            trace=cfg.trace,
+        )
+
+    try:
+        creator = bot(1)
+        bots.append(creator)
+        async with gate:
+            await creator.connect()
+            created = await creator.create_table(
+                name=f"load-{index}",
+                sb=cfg.sb,
+                bb=cfg.bb,
+                max_seats=max(2, min(10, cfg.players)),
+                starting_stack=cfg.starting_stack,
+                action_seconds=cfg.action_seconds,
+            )
+            await creator.take_seat(created.table, 1, created.invite)
+        others = [bot(seat) for seat in range(2, cfg.players + 1)]
+        bots.extend(others)
+
+        async def sit(seat: int, b: Bot) -> None:
+            async with gate:
+                await b.connect()
+                await b.take_seat(created.table, seat, created.invite)
+
+        # together, so that the first hand is dealt to the whole table
+        await asyncio.gather(*(sit(seat, b) for seat, b in enumerate(others, 2)))
+    except (BotError, OSError, TimeoutError) as exc:
+        code = exc.code if isinstance(exc, BotError) else type(exc).__name__
+        stats.error(f"setup:{code}")
+    return bots
+
+
+async def run_worker(
+    cfg: LoadConfig,
+    first_table: int,
+    count: int,
+    emit: Callable[[dict[str, Any]], None],
+    started: Callable[[], bool],
+    ready: Callable[[], None],
+) -> None:
+    """Set up ``count`` tables, say ``ready``, wait for ``started``, then every second emit the
+    cumulative stats; stop after the duration."""
+    _raise_fd_limit()
+    stats = Stats()
+    notebook = Notebook(stats.violation)
+    rng = random.Random(None if cfg.seed is None else cfg.seed + first_table)
+    gate = asyncio.Semaphore(cfg.ramp)
+    t0 = time.monotonic()
+    groups = await asyncio.wait_for(
+        asyncio.gather(
+            *(_setup_table(cfg, first_table + i, stats, notebook, gate, rng) for i in range(count))
+        ),
+        cfg.setup_timeout,
+    )
+    bots = [b for g in groups for b in g]
+    setup = time.monotonic() - t0
+    ready()
+    while not started():
+        await asyncio.sleep(0.02)
+    stats.reset_rates()
+    begin = time.monotonic()
+    end = begin + cfg.duration
+    stall = cfg.stall_seconds or max(30.0, 3.0 * cfg.action_seconds)
+    stalled: set[int] = set()
+    while True:
+        now = time.monotonic()
+        for b in bots:
+            if b.counts_table and id(b) not in stalled and now - b.last_event_at > stall:
+                stalled.add(id(b))
+                stats.violation(
+                    "table_stalled", f"table {b.table}: no event for {now - b.last_event_at:.0f} s"
+                )
+        emit({"stats": stats.to_dict(), "elapsed": now - begin, "setup": setup, "final": False})
+        if now >= end:
+            break
+        await asyncio.sleep(min(1.0, end - now))
+    elapsed = time.monotonic() - begin
+    live = sum(1 for b in bots if not b.closed.is_set())
+    final = stats.to_dict()
+    await asyncio.wait_for(asyncio.gather(*(b.close() for b in bots), return_exceptions=True), 60)
+    notebook.flush()
+    # violations found by the notebook's last checks count; throughput stays as measured
+    final["violations"] = dict(stats.violations)
+    final["examples"] = list(stats.examples)
+    emit(
+        {
+            "stats": final,
+            "elapsed": elapsed,
+            "setup": setup,
+            "final": True,
+            "bots": len(bots),
+            "live": live,
+            "checked": notebook.checked,
+        }
+    )
+
+
+def _worker_main(cfg: LoadConfig, first: int, count: int, out: Any, ready: Any, start: Any) -> None:
+    asyncio.run(
+        run_worker(
+            cfg,
+            first,
+            count,
+            lambda part: out.put((first, part)),
+            start.is_set,
+            lambda: ready.put(first),
+        )
+    )
+
+
+# ---------------------------------------------------------------------- aggregation
+
+
+def summarize(cfg: LoadConfig, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    total = Stats()
+    for part in parts:
+        total.merge(Stats.from_dict(part["stats"]))
+    elapsed = max((p["elapsed"] for p in parts), default=0.0) or 1e-9
+
+    def ms(p: float) -> float | None:
+        v = total.latency.percentile(p)
+        return None if v is None else round(v * 1000, 3)
+
+    return {
+        "url": cfg.url,
+        "tables": cfg.tables,
+        "players": cfg.players,
+        "strategy": cfg.strategy,
+        "processes": cfg.processes,
+        "duration": round(elapsed, 2),
+        "setup_seconds": round(max((p.get("setup", 0.0) for p in parts), default=0.0), 2),
+        "bots": sum(p.get("bots", 0) for p in parts),
+        "bots_alive_at_end": sum(p.get("live", 0) for p in parts),
+        "connections": total.connections,
+        "hands": total.hands,
+        "hands_per_s": round(total.hands / elapsed, 2),
+        "actions": total.actions,
+        "actions_per_s": round(total.actions / elapsed, 2),
+        "acts": total.acts,
+        "latency_ms": {"p50": ms(50), "p90": ms(90), "p99": ms(99), "max": ms(100)},
+        "frames_in": total.frames,
+        "frames_out": total.sent,
+        "errors_total": sum(total.errors.values()),
+        "errors": dict(total.errors),
+        "expected_errors_total": sum(total.expected_errors.values()),
+        "expected_errors": dict(total.expected_errors),
+        "violations_total": sum(total.violations.values()),
+        "violations": dict(total.violations),
+        "violation_examples": total.examples[:40],
+        "violation_traces": total.traces[:10],
+        "hands_cross_checked": sum(p.get("checked", 0) for p in parts),
+        "reconnects": total.reconnects,
+        "resyncs": total.resyncs,
+        "late_cuts": total.late_cuts,
+    }
+
+
+class _Progress:
+    def __init__(self, cfg: LoadConfig, out: Any) -> None:
+        self.cfg = cfg
+        self.out = out
+        self.last: dict[int, dict[str, Any]] = {}
+        self.prev_actions = 0
+        self.prev_hist = Histogram()
+        self.prev_t = 0.0
+        self.printed = 0.0
+
+    def update(self, worker: int, part: dict[str, Any]) -> None:
+        self.last[worker] = part
+
+    def line(self) -> str:
+        total = Stats()
+        for part in self.last.values():
+            total.merge(Stats.from_dict(part["stats"]))
+        t = max((p["elapsed"] for p in self.last.values()), default=0.0)
+        dt = max(0.5, t - self.prev_t)
+        rate = (total.actions - self.prev_actions) / dt
+        window = Histogram()
+        window.counts = total.latency.counts - self.prev_hist.counts
+        window.total = sum(window.counts.values())
+        p50, p99 = window.percentile(50), window.percentile(99)
+        self.prev_actions, self.prev_hist, self.prev_t = total.actions, total.latency, t
+
+        def f(v: float | None) -> str:
+            return "-" if v is None else f"{v * 1000:.1f}ms"
+
+        return (
+            f"[{t:5.0f}s] hands {total.hands} actions/s {rate:.0f} p50 {f(p50)} p99 {f(p99)}"
+            f" errors {sum(total.errors.values())} violations {sum(total.violations.values())}"
+            f" reconnects {total.reconnects}"
+        )
+
+    def show(self) -> None:
+        now = time.monotonic()
+        if now - self.printed < 0.95:
+            return
+        self.printed = now
+        if self.out is not None:
+            self.out.write("\r" + self.line() + "   ")
+            self.out.flush()
+
+
+def _split(cfg: LoadConfig) -> list[tuple[int, int]]:
+    k = max(1, min(cfg.processes, cfg.tables))
+    base, extra = divmod(cfg.tables, k)
+    parts, first = [], 0
+    for i in range(k):
+        n = base + (1 if i < extra else 0)
+        parts.append((first, n))
+        first += n
+    return parts
+
+
+async def _run_inprocess(cfg: LoadConfig, progress: _Progress) -> list[dict[str, Any]]:
+    finals: list[dict[str, Any]] = []
+    state = {"ready": False}
+
+    def emit(part: dict[str, Any]) -> None:
+        progress.update(0, part)
+        if part["final"]:
+            finals.append(part)
+        else:
+            progress.show()
+
+    await run_worker(
+        cfg, 0, cfg.tables, emit, lambda: state["ready"], lambda: state.update(ready=True)
+    )
+    return finals
+
+
+def _run_processes(cfg: LoadConfig, progress: _Progress) -> list[dict[str, Any]]:
+    ctx = mp.get_context("spawn")
+    out, ready = ctx.Queue(), ctx.Queue()
+    start = ctx.Event()
+    procs = []
+    for first, count in _split(cfg):
+        p = ctx.Process(target=_worker_main, args=(cfg, first, count, out, ready, start))
+        p.start()
+        procs.append((first, p))
+    waiting = {first for first, _ in procs}
+    deadline = time.monotonic() + cfg.setup_timeout + 30
+    while waiting and time.monotonic() < deadline:
+        with contextlib.suppress(queue.Empty):
+            waiting.discard(ready.get(timeout=0.5))
+        if any(p.exitcode not in (None, 0) for _, p in procs):
+            break
+    start.set()
+    finals: dict[int, dict[str, Any]] = {}
+    index = {first: i for i, (first, _) in enumerate(procs)}
+    end = time.monotonic() + cfg.duration + cfg.setup_timeout + 120
+    while len(finals) < len(procs) and time.monotonic() < end:
+        try:
+            worker, part = out.get(timeout=0.5)
+        except queue.Empty:
+            if all(p.exitcode is not None for _, p in procs):
+                break
+            continue
+        progress.update(index[worker], part)
+        if part["final"]:
+            finals[worker] = part
+        else:
+            progress.show()
+    for _, p in procs:
+        p.join(timeout=30)
+        if p.is_alive():
+            p.terminate()
+    return list(finals.values())
+
+
+def run(cfg: LoadConfig, progress_out: Any = sys.stderr) -> dict[str, Any]:
+    """Run the load test and return the report."""
+    progress = _Progress(cfg, progress_out)
+    if cfg.processes <= 1:
+        finals = asyncio.run(_run_inprocess(cfg, progress))
+    else:
+        finals = _run_processes(cfg, progress)
+    if progress_out is not None:
+        progress_out.write("\n")
+        progress_out.flush()
+    report = summarize(cfg, finals)
+    report["workers_reporting"] = len(finals)
+    return report
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bots.loadtest", description=__doc__)
+    p.add_argument("--url", required=True, help="ws://HOST:PORT/ws")
+    p.add_argument("--tables", type=int, default=10)
+    p.add_argument("--players", type=int, default=6)
+    p.add_argument("--duration", type=float, default=20.0, help="seconds of measured play")
+    p.add_argument(
+        "--strategy", default="mix", choices=["mix", "random", "calling", "tag", "fuzzer"]
+    )
+    p.add_argument("--processes", type=int, default=1)
+    p.add_argument("--action-seconds", type=int, default=10)
+    p.add_argument("--ramp", type=int, default=100, help="connections opened at once")
+    p.add_argument("--setup-timeout", type=float, default=300.0)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--compression", choices=["none", "deflate"], default="none")
+    p.add_argument("--trace", type=int, default=0, help="messages kept per bot for violations")
+    p.add_argument("--stall-seconds", type=float, default=0.0, help="silence = a stuck table")
+    p.add_argument("--report", type=Path, default=None, help="write the JSON report here")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    url = args.url if args.url.rstrip("/").endswith("/ws") else args.url.rstrip("/") + "/ws"
+    cfg = LoadConfig(
+        url=url,
+        tables=args.tables,
+        players=args.players,
+        duration=args.duration,
+        strategy=args.strategy,
+        processes=args.processes,
+        action_seconds=args.action_seconds,
+        ramp=args.ramp,
+        setup_timeout=args.setup_timeout,
+        seed=args.seed,
+        compression=None if args.compression == "none" else "deflate",
+        trace=args.trace,
+        stall_seconds=args.stall_seconds,
+    )
+    report = run(cfg, None if args.quiet else sys.stderr)
+    text = json.dumps(report, indent=2)
+    if args.report is not None:
+        args.report.write_text(text + "\n")
+    else:
+        print(text)
+    return 1 if report["violations_total"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,298 @@
+"""A bot's local mirror of one table, rebuilt from the sequenced events, and the checks it runs
+on them.
+
+Every table event carries ``seq``; the mirror applies them in order and says when one is a
+duplicate (already applied, e.g. replayed after a resync) or when some are missing (a gap: the
+bot then asks for a resync and accepts a snapshot). While applying, it verifies:
+
+* ``seq_gap``: sequence numbers are contiguous on a live connection;
+* ``stack``: every action's ``stack`` is the seat's previous stack minus what it ``added``
+  (plus for ``returned``), pot shares go to the stacks, ``hand_end`` stacks match the tracked
+  ones, and a hand starts with the stacks the previous one ended with;
+* ``chips``: chips are conserved within a hand (sum of stacks + pot is constant, the pot is
+  empty at the end, shares add up to the pot awarded);
+* ``hole_leak`` / ``hole_missing``: a bot sees its own hole cards and nobody else's;
+* ``shown``: cards shown at showdown are the ones that seat was dealt (own seat here, others in
+  :class:`~bots.notebook.Notebook`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol import messages as m
+
+__all__ = ["HandNotes", "TableMirror"]
+
+PLAYER_ACTIONS = frozenset({"fold", "check", "call", "bet", "raise", "allin", "pending"})
+NO_BET = frozenset({"muck", "dead_hand", "returned"})
+
+
+@dataclass
+class HandNotes:
+    """What one bot saw of one hand (compared across bots by the notebook)."""
+
+    table: str
+    hand: int
+    seat: int | None
+    holes: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Every ``hole`` event as this bot saw it (cards only for its own seat, if all is well)."""
+    shown: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    board: list[str] = field(default_factory=list)
+    dealt_in: tuple[int, ...] = ()
+
+
+class TableMirror:
+    """The table as one recipient sees it. ``report(kind, detail)`` receives violations."""
+
+    def __init__(self, table: str, seat: int | None, report: Callable[[str, str], None]) -> None:
+        self.table = table
+        self.seat = seat
+        self.report = report
+        self.seq: int | None = None
+        self.hand = 0
+        self.phase = "waiting"
+        self.button: int | None = None
+        self.blinds: tuple[int, int, int] = (0, 0, 0)
+        self.denominations: tuple[int, ...] = (25, 100, 500, 1000, 5000, 25000)
+        self.players: dict[int, str] = {}
+        self.stacks: dict[int, int] = {}
+        self.dealt_in: tuple[int, ...] = ()
+        self.folded: set[int] = set()
+        self.board: list[str] = []
+        self.street = "preflop"
+        self.bets: dict[int, int] = {}
+        self.pot = 0
+        self.hole: tuple[str, ...] = ()
+        self.hand_total: int | None = None
+        """Chips in play this hand (None: not known, e.g. joined mid-hand)."""
+        self.notes: HandNotes | None = None
+        self.hands_seen = 0
+        self.last_action: m.ActionEvent | None = None
+        self.snapshot_at = ""
+        self.from_snapshot: set[int] = set()
+        """Seats whose stack was last set by a snapshot (a mismatch then is ``snapshot_stack``)."""
+
+    # ------------------------------------------------------------------ sequencing
+
+    def accept(self, seq: int) -> str:
+        """``apply`` | ``dup`` | ``gap`` | ``early`` (before the first snapshot)."""
+        if self.seq is None:
+            return "early"
+        if seq <= self.seq:
+            return "dup"
+        if seq == self.seq + 1:
+            return "apply"
+        return "gap"
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        return tuple(s for s in self.dealt_in if s not in self.folded)
+
+    def _bad(self, kind: str, detail: str) -> None:
+        self.report(kind, f"table {self.table} hand {self.hand} seat {self.seat}: {detail}")
+
+    # ------------------------------------------------------------------ snapshot
+
+    def apply_snapshot(self, snap: m.Snapshot) -> None:
+        state: dict[str, Any] = snap.state
+        self.seq = snap.seq
+        same_hand = self.hand == int(state.get("hand", 0)) and self.hand_total is not None
+        self.hand = int(state.get("hand", 0))
+        self.phase = str(state.get("phase", "waiting"))
+        blinds = state.get("blinds") or [0, 0, 0]
+        self.blinds = (int(blinds[0]), int(blinds[1]), int(blinds[2]))
+        if state.get("denominations"):
+            self.denominations = tuple(int(d) for d in state["denominations"])
+        self.button = state.get("button")
+        if state.get("you") is not None:
+            self.seat = int(state["you"])
+        self.players = {int(s["seat"]): str(s["player"]) for s in state.get("seats", [])}
+        self.stacks = {int(s["seat"]): int(s["stack"]) for s in state.get("seats", [])}
+        self.from_snapshot = set(self.stacks)
+        self.snapshot_at = f"snapshot seq {snap.seq} phase {self.phase} hand {self.hand}"
+        live = self.phase in ("betting", "showdown")
+        if live and "bets" in state:
+            self.bets = {int(k): int(v) for k, v in state["bets"].items()}
+            self.dealt_in = tuple(sorted(self.bets))
+            self.folded = {int(s) for s in state.get("folded", [])}
+            self.board = [str(c) for c in state.get("board", [])]
+            self.street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}.get(
+                len(self.board), "river"
+            )
+            # the snapshot's pots leave out an uncalled bet, so the money in the pot is only
+            # known from the hand's start: the hand's chips stay checked when we saw it begin
+            shown_pots = sum(int(p["amount"]) for p in state.get("pots", []))
+            self.hole = tuple(state.get("hole") or ())
+            behind = sum(self.stacks.get(s, 0) for s in self.dealt_in)
+            if same_hand and self.hand_total is not None:
+                self.pot = self.hand_total - behind
+                if self.phase == "betting" and self.pot < shown_pots:
+                    held = f"snapshot: {behind} behind + pots {shown_pots} > {self.hand_total}"
+                    self._bad("snapshot_chips", held)
+            else:
+                self.pot = shown_pots
+                self.hand_total = None
+                self.notes = HandNotes(self.table, self.hand, self.seat, dealt_in=self.dealt_in)
+        else:
+            self.bets = {}
+            self.folded = set()
+            self.pot = 0
+            if self.phase not in ("cut",):
+                self.hand_total = None
+                self.dealt_in = ()
+                self.board = []
+                self.hole = ()
+
+    # ------------------------------------------------------------------ events
+
+    def apply(self, event: m.Message) -> None:
+        """Apply one sequenced event (``accept`` said ``apply``)."""
+        self.seq = getattr(event, "seq", self.seq)
+        if isinstance(event, m.ActionEvent):
+            self._action(event)
+        elif isinstance(event, m.ClockEvent | m.ChatEvent):
+            pass
+        elif isinstance(event, m.HoleCards):
+            self._hole(event)
+        elif isinstance(event, m.BoardEvent):
+            self.board.extend(event.cards)
+            self.street = event.street
+            self.bets = dict.fromkeys(self.dealt_in, 0)
+            if self.notes is not None:
+                self.notes.board = list(self.board)
+        elif isinstance(event, m.PotAwarded):
+            self._pot(event)
+        elif isinstance(event, m.ShownEvent):
+            self._shown(event)
+        elif isinstance(event, m.HandStart):
+            self._hand_start(event)
+        elif isinstance(event, m.CutPrompt):
+            self.phase = "cut"
+        elif isinstance(event, m.HandEnd):
+            self._hand_end(event)
+        elif isinstance(event, m.SeatEvent):
+            self._seat(event)
+
+    def _seat(self, e: m.SeatEvent) -> None:
+        if e.status == "busted":
+            self.players.pop(e.seat, None)
+            self.stacks.pop(e.seat, None)
+            return
+        if e.player is not None:
+            self.players[e.seat] = e.player
+        if e.status == "seated":
+            self.stacks[e.seat] = e.stack
+            self.from_snapshot.discard(e.seat)
+
+    def _hand_start(self, e: m.HandStart) -> None:
+        if self.phase in ("betting", "showdown", "cut") and self.hand_total is not None:
+            self._bad("hand_order", f"hand {e.hand} starts before hand {self.hand} ended")
+        stacks = {int(k): int(v) for k, v in e.stacks.items()}
+        for seat, stack in stacks.items():
+            known = self.stacks.get(seat)
+            if known is not None and known != stack:
+                kind = "stack" if seat == self.seat else "stack_carry"
+                if seat in self.from_snapshot:
+                    kind = "snapshot_stack"
+                    known = f"{known} ({self.snapshot_at})"  # type: ignore[assignment]
+                self._bad(kind, f"seat {seat} starts hand {e.hand} with {stack}, had {known}")
+        self.hand = e.hand
+        self.phase = "cut"
+        self.button = e.button
+        self.blinds = (e.blinds[0], e.blinds[1], e.blinds[2]) if len(e.blinds) >= 3 else self.blinds
+        self.stacks.update(stacks)
+        self.from_snapshot -= set(stacks)
+        self.dealt_in = tuple(sorted(stacks))
+        self.folded = set()
+        self.board = []
+        self.street = "preflop"
+        self.bets = dict.fromkeys(self.dealt_in, 0)
+        self.pot = 0
+        self.hole = ()
+        self.hand_total = sum(stacks.values())
+        self.notes = HandNotes(self.table, e.hand, self.seat, dealt_in=self.dealt_in)
+
+    def _hole(self, e: m.HoleCards) -> None:
+        self.phase = "betting"
+        if self.notes is not None:
+            self.notes.holes[e.seat] = tuple(e.cards)
+        if e.seat == self.seat:
+            if len(e.cards) != 2:
+                self._bad("hole_missing", f"own hole event with {len(e.cards)} cards")
+            self.hole = tuple(e.cards)
+        elif e.cards:
+            self._bad("hole_leak", f"saw seat {e.seat}'s hole cards {e.cards}")
+
+    def _action(self, e: m.ActionEvent) -> None:
+        self.last_action = e
+        if e.hand != self.hand:
+            self._bad("hand_order", f"action for hand {e.hand} during hand {self.hand}")
+        before = self.stacks.get(e.seat)
+        sign = 1 if e.action == "returned" else -1
+        if before is not None and before + sign * e.added != e.stack:
+            kind = "stack" if e.seat == self.seat else "stack_other"
+            if e.seat in self.from_snapshot:
+                kind = "snapshot_stack"
+            self._bad(kind, f"seat {e.seat} {e.action}: {before} {sign * e.added:+} != {e.stack}")
+        self.stacks[e.seat] = e.stack
+        self.from_snapshot.discard(e.seat)
+        self.pot -= sign * e.added
+        if e.action in ("fold", "dead_hand"):
+            self.folded.add(e.seat)
+        if e.action == "returned":
+            self.bets[e.seat] = max(0, self.bets.get(e.seat, 0) - e.added)
+        elif e.action not in NO_BET and not e.action.startswith("post_ante"):
+            self.bets[e.seat] = e.to
+        if self.pot < 0 and self.hand_total is not None:
+            self._bad("chips", f"the pot went negative ({self.pot})")
+        self._conserved(f"after {e.action} of seat {e.seat}")
+
+    def _conserved(self, when: str) -> None:
+        if self.hand_total is None:
+            return
+        total = sum(self.stacks.get(s, 0) for s in self.dealt_in) + self.pot
+        if total != self.hand_total:
+            self._bad("chips", f"{total} chips on the table {when}, {self.hand_total} at the start")
+            self.hand_total = total  # report once per discrepancy
+
+    def _pot(self, e: m.PotAwarded) -> None:
+        if sum(e.shares) != e.amount or len(e.shares) != len(e.winners):
+            self._bad("chips", f"pot {e.index} of {e.amount} shared as {e.shares}")
+        for seat, share in zip(e.winners, e.shares, strict=False):
+            self.stacks[seat] = self.stacks.get(seat, 0) + share
+        self.pot -= e.amount
+        self._conserved(f"after pot {e.index}")
+
+    def _shown(self, e: m.ShownEvent) -> None:
+        self.phase = "showdown" if self.phase == "betting" else self.phase
+        if self.notes is not None:
+            self.notes.shown[e.seat] = tuple(e.cards)
+        if e.seat == self.seat and self.hole and tuple(e.cards) != self.hole:
+            self._bad("shown", f"shown {e.cards} for our seat, dealt {self.hole}")
+
+    def _hand_end(self, e: m.HandEnd) -> None:
+        stacks = {int(k): int(v) for k, v in e.stacks.items()}
+        if self.hand_total is not None and e.hand == self.hand:
+            if not e.cancelled:
+                for seat, stack in stacks.items():
+                    known = self.stacks.get(seat)
+                    if known is not None and known != stack:
+                        kind = "stack" if seat == self.seat else "stack_other"
+                        self._bad(kind, f"hand_end: seat {seat} has {stack}, tracked {known}")
+                if self.pot != 0:
+                    self._bad("chips", f"{self.pot} chips left in the pot at the end")
+            if sum(stacks.values()) != self.hand_total and set(stacks) == set(self.dealt_in):
+                self._bad("chips", f"hand ends with {sum(stacks.values())}, had {self.hand_total}")
+        self.stacks.update(stacks)
+        self.phase = "between"
+        self.pot = 0
+        self.bets = {}
+        self.hand_total = None
+        self.hands_seen += 1
+
+    def take_notes(self) -> HandNotes | None:
+        notes, self.notes = self.notes, None
+        return notes

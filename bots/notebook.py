@@ -1,0 +1,72 @@
+"""Bots at the same table compare notes: nobody saw another's hole cards, the cards shown at
+showdown are the ones dealt, and no card was dealt twice.
+
+Each bot hands in its :class:`~bots.mirror.HandNotes` at the end of a hand; once every bot of the
+table has (or two hands later), the hand is checked and forgotten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .mirror import HandNotes
+
+__all__ = ["Notebook"]
+
+
+class Notebook:
+    def __init__(self, report: Callable[[str, str], None]) -> None:
+        self.report = report
+        self.members: dict[str, int] = {}
+        """Bots per table handing in notes."""
+        self.pending: dict[tuple[str, int], list[HandNotes]] = {}
+        self.checked = 0
+
+    def join(self, table: str) -> None:
+        self.members[table] = self.members.get(table, 0) + 1
+
+    def leave(self, table: str) -> None:
+        self.members[table] = max(0, self.members.get(table, 0) - 1)
+
+    def hand_in(self, notes: HandNotes) -> None:
+        key = (notes.table, notes.hand)
+        bucket = self.pending.setdefault(key, [])
+        bucket.append(notes)
+        if len(bucket) >= self.members.get(notes.table, 0):
+            self._check(key)
+        stale = (notes.table, notes.hand - 2)
+        if stale in self.pending:
+            self._check(stale)
+
+    def flush(self) -> None:
+        for key in list(self.pending):
+            self._check(key)
+
+    def _check(self, key: tuple[str, int]) -> None:
+        bucket = self.pending.pop(key, [])
+        self.checked += 1
+        table, hand = key
+        where = f"table {table} hand {hand}"
+        dealt: dict[int, tuple[str, ...]] = {}
+        for notes in bucket:
+            if notes.seat is not None and notes.seat in notes.holes:
+                dealt[notes.seat] = notes.holes[notes.seat]
+        for notes in bucket:
+            for seat, cards in notes.holes.items():
+                if seat != notes.seat and cards:
+                    self.report("hole_leak", f"{where}: seat {notes.seat} saw seat {seat}'s cards")
+            for seat, cards in notes.shown.items():
+                owner = dealt.get(seat)
+                if owner is not None and tuple(sorted(cards)) != tuple(sorted(owner)):
+                    self.report("shown", f"{where}: seat {seat} shown {cards}, dealt {owner}")
+        seen: set[str] = set()
+        boards = {tuple(n.board) for n in bucket if n.board}
+        longest = max(boards, key=len, default=())
+        for board in boards:
+            if tuple(longest[: len(board)]) != board:
+                self.report("board", f"{where}: bots saw different boards {sorted(boards)}")
+                break
+        for card in [c for cards in dealt.values() for c in cards] + list(longest):
+            if card in seen:
+                self.report("duplicate_card", f"{where}: {card} dealt twice")
+            seen.add(card)

@@ -1,0 +1,271 @@
+"""The strategies shipped with the SDK: random-legal, calling station, tight-aggressive, and the
+rules fuzzer.
+
+The first three only ever send what the ``turn`` offers. The fuzzer mixes declarations and chip
+pushes the interpreter has to read (odd chip combinations, several motions in a turn,
+out-of-turn gestures, bad amounts): error replies are part of its test.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import eval7
+
+from protocol import messages as m
+
+from .strategy import Decision, Strategy, View, chips_for
+
+if TYPE_CHECKING:
+    from .mirror import TableMirror
+
+__all__ = [
+    "STRATEGIES",
+    "CallingStation",
+    "RandomLegal",
+    "RulesFuzzer",
+    "TightAggressive",
+    "make_strategy",
+]
+
+
+def _amount(turn: m.Turn) -> Decision:
+    """Answer a pending "raise, amount to follow"."""
+    if turn.min_raise_to is not None:
+        return Decision.raise_to(turn.min_raise_to)
+    return Decision.allin()
+
+
+def _passive(turn: m.Turn) -> Decision:
+    if turn.pending == "amount":
+        return _amount(turn)
+    return Decision.check() if turn.can_check else Decision.call()
+
+
+class CallingStation(Strategy):
+    """Never folds, never raises: checks or calls."""
+
+    name = "calling"
+
+    def decide(self, view: View) -> Decision:
+        return _passive(view.turn)
+
+
+class RandomLegal(Strategy):
+    """A random legal action, sized small most of the time (so tables last)."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random | None = None, fold: float = 0.15, raise_: float = 0.2):
+        self.rng = rng or random.Random()
+        self.p_fold = fold
+        self.p_raise = raise_
+
+    def decide(self, view: View) -> Decision:
+        turn, rng = view.turn, self.rng
+        if turn.pending == "amount":
+            return _amount(turn)
+        roll = rng.random()
+        if roll < self.p_fold and turn.can_fold and not turn.can_check:
+            return Decision.fold()
+        if (
+            roll > 1 - self.p_raise
+            and turn.can_raise
+            and turn.min_raise_to is not None
+            and turn.max_raise_to is not None
+            and turn.pending is None
+        ):
+            lo, hi = turn.min_raise_to, turn.max_raise_to
+            if rng.random() < 0.05:
+                return Decision.raise_to(hi)
+            top = min(hi, lo + max(view.pot, view.blinds[1]))
+            target = rng.randint(lo, max(lo, top))
+            unit = min(view.denominations) if view.denominations else 1
+            target = min(hi, max(lo, target - target % unit))
+            if rng.random() < 0.3:
+                # the same raise as chips in one motion (exact amount: a legal gesture)
+                chips = chips_for(target - view.my_bet, view.denominations)
+                if sum(chips) == target - view.my_bet:
+                    return Decision(verb="raise", chips=chips)
+            return Decision.raise_to(target)
+        return _passive(turn)
+
+
+_PREMIUM = {"AA", "KK", "QQ", "JJ", "TT", "AK", "AQ", "AJ", "KQ"}
+_PLAYABLE = {"99", "88", "77", "66", "55", "AT", "KJ", "QJ", "JT", "KT", "QT", "T9", "98"}
+_RANK = "23456789TJQKA"
+
+
+def _preflop_class(hole: Sequence[str]) -> tuple[str, bool]:
+    a, b = sorted(hole, key=lambda c: _RANK.index(c[0]), reverse=True)
+    return a[0] + b[0], a[1] == b[1]
+
+
+class TightAggressive(Strategy):
+    """Plays few hands and bets them: a preflop chart, then the made hand's class from the
+    eval7 evaluator (two pair or better bets, a pair calls a fair price, nothing gives up)."""
+
+    name = "tag"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, view: View) -> Decision:
+        turn = view.turn
+        if turn.pending == "amount":
+            return _amount(turn)
+        if turn.pending == "call_or_fold":
+            return Decision.call() if self._strength(view) >= 1 else Decision.fold()
+        strength = self._strength(view)
+        bb = max(1, view.blinds[1])
+        if strength >= 2 and turn.can_raise and turn.min_raise_to is not None:
+            size = (3 * bb) if not view.board else max(turn.min_raise_to, view.pot * 3 // 4)
+            target = max(turn.min_raise_to, view.my_bet + size)
+            if turn.max_raise_to is not None:
+                target = min(target, turn.max_raise_to)
+            return Decision.raise_to(target)
+        if turn.can_check:
+            return Decision.check()
+        price_ok = turn.call * 2 <= view.pot or turn.call <= bb
+        if strength >= 1 and price_ok:
+            return Decision.call()
+        return Decision.fold() if turn.can_fold else Decision.call()
+
+    def _strength(self, view: View) -> int:
+        """0 weak, 1 playable / a pair, 2 strong (premium or two pair and better)."""
+        if len(view.hole) != 2:
+            return 0
+        if not view.board:
+            ranks, suited = _preflop_class(view.hole)
+            if ranks in _PREMIUM:
+                return 2
+            return 1 if ranks in _PLAYABLE or (suited and ranks[0] == "A") else 0
+        cards = [eval7.Card(c) for c in (*view.hole, *view.board)]
+        kind = eval7.handtype(eval7.evaluate(cards))
+        if kind in ("High Card",):
+            return 0
+        if kind == "Pair":
+            return 1
+        return 2
+
+
+class RulesFuzzer(Strategy):
+    """Exercises the interpreter: declarations and chip pushes mixed at random, odd chip
+    combinations, several motions in one turn, out-of-turn gestures, stale hands and bad
+    amounts. Error replies are expected; after a refusal it tries again (the client falls back
+    to a clean legal action after a few refusals, so the table never waits for the clock)."""
+
+    name = "fuzzer"
+    expects_errors = True
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        out_of_turn: float = 0.03,
+        motions: float = 0.15,
+        clean: float = 0.3,
+    ) -> None:
+        self.rng = rng or random.Random()
+        self.p_oot = out_of_turn
+        self.p_motions = motions
+        self.p_clean = clean
+        self.gestures = 0
+
+    # ------------------------------------------------------------------ in turn
+
+    def decide(self, view: View) -> Decision | list[Decision]:
+        rng = self.rng
+        first = self._gesture(view)
+        if rng.random() < self.p_motions:
+            return [first, *(self._gesture(view) for _ in range(rng.randint(1, 2)))]
+        return first
+
+    def on_error(self, view: View | None, error: m.Error) -> Decision | None:
+        if view is None:
+            return None
+        return self._gesture(view)
+
+    def _gesture(self, view: View) -> Decision:
+        self.gestures += 1
+        rng, turn = self.rng, view.turn
+        if rng.random() < self.p_clean:
+            return RandomLegal(rng).decide(view)
+        denoms = list(view.denominations) or [25, 100, 500, 1000]
+        call = turn.call
+        lo = turn.min_raise_to or (view.my_bet + call + view.blinds[1])
+        hi = turn.max_raise_to or (view.my_bet + view.my_stack)
+        pick = rng.randrange(14)
+        if pick == 0:  # exact call in chips, no word
+            return Decision.push(*chips_for(call, denoms)) if call else Decision.check()
+        if pick == 1:  # one big chip facing a bet (single-chip rule)
+            return Decision.push(rng.choice(denoms[-3:]))
+        if pick == 2:  # a random handful of chips
+            return Decision.push(*(rng.choice(denoms) for _ in range(rng.randint(1, 7))))
+        if pick == 3:  # an undersized chip (less than the call)
+            return Decision.push(denoms[0])
+        if pick == 4:  # says call, pushes more
+            return Decision(verb="call", chips=chips_for(call + lo, denoms) or (denoms[0],))
+        if pick == 5:  # says raise to X, pushes fewer chips than X
+            return Decision(verb="raise", amount=lo, chips=chips_for(max(1, lo // 2), denoms))
+        if pick == 6:  # raise below the minimum / above the maximum
+            return Decision.raise_to(rng.choice([max(0, lo - 1), hi + rng.randint(1, 1000), 0]))
+        if pick == 7:  # raise, amount to follow
+            return Decision(verb="raise")
+        if pick == 8:  # plus form and abbreviated form
+            form = rng.choice(["plus", "abbreviated"])
+            amount = rng.choice([lo, lo // 100 or 1, rng.randint(1, 50), view.blinds[1]])
+            return Decision(verb=rng.choice(["raise", "bet"]), amount=amount, form=form)
+        if pick == 9:  # check facing a bet, bet facing a bet
+            return Decision(verb=rng.choice(["check", "bet"]))
+        if pick == 10:  # an unknown verb or form (a valid frame the server must refuse)
+            return Decision(verb=rng.choice(["jump", "fold", "call"]), form=rng.choice(["x", None]))
+        if pick == 11:  # all-in, sometimes with the chips
+            if rng.random() < 0.5:
+                return Decision.allin()
+            return Decision(verb="allin", chips=chips_for(view.my_stack, denoms)[:200])
+        if pick == 12:  # fold when check is free (open fold)
+            return Decision.fold()
+        # more chips than the stack
+        return Decision.push(*chips_for(view.my_stack + denoms[-1], denoms)[:200])
+
+    # ------------------------------------------------------------------ out of turn
+
+    def on_event(self, mirror: TableMirror, event: m.Message) -> list[Decision]:
+        rng = self.rng
+        if rng.random() >= self.p_oot or mirror.seat not in mirror.in_hand:
+            return []
+        if not isinstance(event, m.ActionEvent | m.BoardEvent | m.HoleCards):
+            return []
+        self.gestures += 1
+        return [
+            rng.choice(
+                [
+                    Decision.check(),
+                    Decision.fold(),
+                    Decision.call(),
+                    Decision.raise_to(mirror.blinds[1] * rng.randint(2, 6)),
+                    Decision.push(*chips_for(mirror.blinds[1], mirror.denominations)),
+                ]
+            )
+        ]
+
+
+STRATEGIES: dict[str, type[Strategy]] = {
+    "random": RandomLegal,
+    "calling": CallingStation,
+    "tag": TightAggressive,
+    "fuzzer": RulesFuzzer,
+}
+
+
+def make_strategy(name: str, rng: random.Random | None = None) -> Strategy:
+    """A strategy by name; ``mix`` picks one of random/calling/tag at random."""
+    rng = rng or random.Random()
+    if name == "mix":
+        name = rng.choice(["random", "calling", "tag"])
+    cls = STRATEGIES[name]
+    if cls is CallingStation:
+        return cls()
+    return cls(rng)  # type: ignore[call-arg]

@@ -1,0 +1,98 @@
+"""The bots' checks catch what they are meant to catch (synthetic events, no server)."""
+
+from __future__ import annotations
+
+from bots import Histogram, Notebook
+from bots.mirror import HandNotes, TableMirror
+from protocol import messages as m
+
+T = "t1"
+
+
+def mirror() -> tuple[TableMirror, list[str]]:
+    seen: list[str] = []
+    mir = TableMirror(T, 1, lambda kind, detail: seen.append(kind))
+    state = {"phase": "waiting", "hand": 0, "you": 1, "blinds": [50, 100, 0], "seats": []}
+    mir.apply_snapshot(m.Snapshot(table=T, seq=0, state=state))
+    return mir, seen
+
+
+def feed(mir: TableMirror, *events: m.Message) -> list[str]:
+    verdicts = []
+    for e in events:
+        verdict = mir.accept(e.seq)  # type: ignore[attr-defined]
+        verdicts.append(verdict)
+        if verdict == "apply":
+            mir.apply(e)
+    return verdicts
+
+
+def start(seq: int = 1) -> m.HandStart:
+    return m.HandStart(
+        table=T, seq=seq, hand=1, button=1, big_blind=2, blinds=(50, 100, 0),
+        stacks={"1": 1000, "2": 1000},
+    )  # fmt: skip
+
+
+def action(seq: int, seat: int, kind: str, to: int, added: int, stack: int) -> m.ActionEvent:
+    return m.ActionEvent(
+        table=T, seq=seq, hand=1, seat=seat, action=kind, to=to, added=added, stack=stack
+    )
+
+
+def test_a_clean_hand_raises_nothing() -> None:
+    mir, seen = mirror()
+    feed(
+        mir,
+        start(),
+        action(2, 2, "post_bb", 100, 100, 900),
+        m.HoleCards(table=T, seq=3, hand=1, seat=1, cards=("As", "Kd")),
+        m.HoleCards(table=T, seq=4, hand=1, seat=2, cards=()),
+        action(5, 1, "raise", 300, 300, 700),
+        action(6, 2, "call", 300, 200, 700),
+        m.PotAwarded(table=T, seq=7, hand=1, index=0, amount=600, winners=(1,), shares=(600,)),
+        m.HandEnd(table=T, seq=8, hand=1, stacks={"1": 1300, "2": 700}),
+    )
+    assert seen == []
+    assert mir.stacks == {1: 1300, 2: 700} and mir.pot == 0
+
+
+def test_violations_are_caught() -> None:
+    mir, seen = mirror()
+    verdicts = feed(
+        mir,
+        start(),
+        m.HoleCards(table=T, seq=2, hand=1, seat=2, cards=("Qs", "Qd")),  # someone else's
+        action(3, 1, "bet", 100, 100, 950),  # 1000 - 100 is not 950
+        m.PotAwarded(table=T, seq=4, hand=1, index=0, amount=100, winners=(1,), shares=(90,)),
+        m.HandEnd(table=T, seq=6, hand=1, stacks={"1": 1000, "2": 1000}),  # seq 5 missing
+    )
+    assert verdicts[-1] == "gap"
+    assert "hole_leak" in seen and "stack" in seen and "chips" in seen
+
+
+def test_duplicates_are_ignored_after_a_snapshot() -> None:
+    mir, seen = mirror()
+    assert feed(mir, start(1), start(1)) == ["apply", "dup"]
+    assert seen == []
+
+
+def test_notebook_compares_bots() -> None:
+    seen: list[str] = []
+    book = Notebook(lambda kind, detail: seen.append(kind))
+    book.join(T)
+    book.join(T)
+    a = HandNotes(T, 1, 1, holes={1: ("As", "Kd"), 2: ()}, shown={2: ("Qs", "Qd")})
+    b = HandNotes(T, 1, 2, holes={1: (), 2: ("Qs", "Jd")}, board=["As", "2c", "3c"])
+    book.hand_in(a)
+    book.hand_in(b)
+    assert sorted(seen) == ["duplicate_card", "shown"]
+
+
+def test_histogram_percentiles_within_two_percent() -> None:
+    h = Histogram()
+    for i in range(1, 1001):
+        h.add(i / 1000)
+    p50, p99 = h.percentile(50), h.percentile(99)
+    assert p50 is not None and abs(p50 - 0.5) / 0.5 < 0.03
+    assert p99 is not None and abs(p99 - 0.99) / 0.99 < 0.03
