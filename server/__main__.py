@@ -54,7 +54,13 @@ async def amain(args: argparse.Namespace) -> None:
     data.mkdir(parents=True, exist_ok=True)
     store = Store(data / "brasseur.sqlite")
     signer = Signer.load_or_create(data / "signing-key.pem")
-    gateway = Gateway(store, signer, max_tables=args.max_tables)
+    timings = {
+        "cut_seconds": args.cut_seconds,
+        "next_hand_seconds": args.next_hand_seconds,
+        "showdown_seconds": args.showdown_seconds,
+        "time_bank_seconds": args.time_bank_seconds,
+    }
+    gateway = Gateway(store, signer, max_tables=args.max_tables, table_defaults=timings)
     restored = gateway.restore_tables()
     if not restored:
         gateway.create_table(
@@ -63,11 +69,8 @@ async def amain(args: argparse.Namespace) -> None:
                 name="Friends",
                 profile=args.profile,
                 action_seconds=args.action_seconds,
-                cut_seconds=args.cut_seconds,
-                next_hand_seconds=args.next_hand_seconds,
-                showdown_seconds=args.showdown_seconds,
                 starting_stack=args.starting_stack,
-                time_bank_seconds=args.time_bank_seconds,
+                **timings,
             )
         )
     server = await gateway.start(args.host, args.port)

@@ -72,6 +72,8 @@ class HandSetup:
         for s in self.seats:
             if s.stack <= 0:
                 raise SetupError(f"player {s.player} has no chips")
+        if all(s.dead for s in self.seats):
+            raise SetupError("every hand would be dead: nobody to play")
         b = self.blinds
         if b.bb <= 0 or b.sb < 0 or b.ante < 0:
             raise SetupError("blinds must be positive (sb may be 0)")

@@ -156,6 +156,7 @@ class Gateway:
         name: str = "brasseur",
         public_url: str = "",
         max_tables: int = 2000,
+        table_defaults: dict[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.signer = signer
@@ -174,6 +175,8 @@ class Gateway:
         self.metrics = Metrics()
         self.server: Server | None = None
         self.max_tables = max_tables
+        self.table_defaults = dict(table_defaults or {})
+        """Settings for tables created over the wire (timings from the command line)."""
 
     # ------------------------------------------------------------------ tables
 
@@ -390,6 +393,7 @@ class Gateway:
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         self.create_table(
             TableConfig(
+                **self.table_defaults,
                 table_id=table_id,
                 name=message.name.strip()[:40] or "Friends",
                 profile=message.profile,

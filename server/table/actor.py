@@ -40,7 +40,7 @@ from server.engine import (
     load_profile,
 )
 from server.engine import events as ev
-from server.table.clock import Clock
+from server.table.clock import Cancellable, Clock
 from server.table.config import TableConfig
 from server.table.dealer import Dealer, DealtHand
 from server.table.phases import TRANSITIONS, TablePhase
@@ -155,6 +155,8 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._recent: list[tuple[int, str, dict[str, Any]]] = []
         self.dealt_in: list[int] = []
+        self._timer: Cancellable | None = None
+        self._armed_at: float | None = None
         self.cancelled_hand = False
         self._acting_seat = -1
         self.log: HandLog | None = None
@@ -180,32 +182,58 @@ class TableActor:
         self.phase = phase
 
     async def run(self) -> None:
+        """Process the inbox in bursts; timers come in as ``tick`` items (one scheduled
+        callback for the nearest deadline, never a task per message)."""
         self._maybe_schedule_deal()
+        self._arm()
         while self.phase is not TablePhase.CLOSED:
-            deadline = self._next_deadline()
-            getter = asyncio.ensure_future(self.inbox.get())
-            if deadline is None:
-                item: tuple[str, Client | None, Any] | None = await getter
-            else:
-                sleeper = asyncio.ensure_future(self.clock.sleep_until(deadline))
-                await asyncio.wait({getter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
-                sleeper.cancel()
-                if getter.done():
-                    item = getter.result()
-                else:
-                    getter.cancel()
-                    item = None
-            if item is not None:
+            item = await self.inbox.get()
+            while True:
+                self._process(item)
+                if self.closed:
+                    break
                 try:
-                    self._handle(*item)
-                except Exception:  # a bug must not take the table down
-                    log.exception("table %s: error handling %s", self.table, item[0])
-                    if item[1] is not None:
-                        self._error(item[1], ErrorCode.INTERNAL, "internal error", None)
+                    item = self.inbox.get_nowait()
+                except asyncio.QueueEmpty:
+                    break
             try:
                 self._fire_timers()
             except Exception:
                 log.exception("table %s: error in timers", self.table)
+            self._arm()
+        if self._timer is not None:
+            self._timer.cancel()
+
+    @property
+    def closed(self) -> bool:
+        return self.phase is TablePhase.CLOSED
+
+    def _process(self, item: tuple[str, Client | None, Any]) -> None:
+        if item[0] == "tick":
+            return
+        try:
+            self._handle(*item)
+        except Exception:  # a bug must not take the table down
+            log.exception("table %s: error handling %s", self.table, item[0])
+            if item[1] is not None:
+                self._error(item[1], ErrorCode.INTERNAL, "internal error", None)
+
+    def _arm(self) -> None:
+        """Schedule one wake-up at the nearest deadline (replacing an older one)."""
+        deadline = self._next_deadline()
+        if deadline == self._armed_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._armed_at = deadline
+        if deadline is not None:
+            self._timer = self.clock.call_at(deadline, self._tick)
+
+    def _tick(self) -> None:
+        self._armed_at = None
+        self._timer = None
+        self.inbox.put_nowait(("tick", None, None))
 
     def recover(self) -> None:
         """Come back from the store after a restart, at the last completed hand. A hand cut
@@ -724,8 +752,25 @@ class TableActor:
     def _deal(self, cut: int) -> None:
         assert self.dealt is not None and self.positions is not None
         self.timers.cut = None
-        self.dealt.cut(cut)
         dealt_in = sorted(self.start_stacks)
+        present = [s for s in dealt_in if s in self.seats and self._present(self.seats[s])]
+        if len(present) < 2:
+            # everyone (or all but one) left before the deal: nothing was posted yet; the
+            # hand is called off and dealt again when players are back (cdc 2.2)
+            self._goto(TablePhase.BETWEEN)
+            stacks = {str(s): self.seats[s].stack for s in dealt_in if s in self.seats}
+            self._emit(
+                [
+                    (
+                        "hand_end",
+                        {"hand": self.hand_no, "stacks": stacks, "record": "", "cancelled": True},
+                    )
+                ]
+            )
+            self._save_snapshot()
+            self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
+            return
+        self.dealt.cut(cut)
         for s in dealt_in:
             self.seats[s].new = False
         setup = HandSetup(

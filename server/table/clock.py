@@ -10,10 +10,15 @@ import asyncio
 import heapq
 import itertools
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Protocol
 
-__all__ = ["Clock", "FakeClock", "RealClock"]
+__all__ = ["Cancellable", "Clock", "FakeClock", "RealClock"]
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
 
 
 class Clock(Protocol):
@@ -26,6 +31,10 @@ class Clock(Protocol):
         ...
 
     async def sleep_until(self, when: float) -> None: ...
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        """Run ``callback`` (in the event loop) once ``now()`` reaches ``when``."""
+        ...
 
 
 class RealClock:
@@ -40,6 +49,10 @@ class RealClock:
         if delay > 0:
             await asyncio.sleep(delay)
 
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        loop = asyncio.get_running_loop()
+        return loop.call_later(max(0.0, when - time.monotonic()), callback)
+
 
 class FakeClock:
     """Time stands still until a test calls :meth:`advance`."""
@@ -47,6 +60,7 @@ class FakeClock:
     def __init__(self, start: float = 1000.0) -> None:
         self._now = start
         self._timers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._calls: list[tuple[float, int, _FakeHandle]] = []
         self._ids = itertools.count()
 
     def now(self) -> float:
@@ -63,16 +77,42 @@ class FakeClock:
         heapq.heappush(self._timers, (when, next(self._ids), future))
         await future
 
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        handle = _FakeHandle(callback)
+        heapq.heappush(self._calls, (when, next(self._ids), handle))
+        return handle
+
+    def _next_due(self, target: float) -> float | None:
+        times = [t[0] for t in (self._timers[:1] + self._calls[:1]) if t[0] <= target]
+        return min(times) if times else None
+
     async def advance(self, seconds: float) -> None:
-        """Move time forward, waking every sleeper whose time has come, in order."""
+        """Move time forward, waking sleepers and running callbacks in time order."""
         target = self._now + seconds
-        while self._timers and self._timers[0][0] <= target:
-            when, _, future = heapq.heappop(self._timers)
+        while (when := self._next_due(target)) is not None:
             self._now = max(self._now, when)
-            if not future.done():
-                future.set_result(None)
+            while self._timers and self._timers[0][0] <= self._now:
+                _, _, future = heapq.heappop(self._timers)
+                if not future.done():
+                    future.set_result(None)
+            while self._calls and self._calls[0][0] <= self._now:
+                _, _, handle = heapq.heappop(self._calls)
+                handle.run()
             for _ in range(5):
                 await asyncio.sleep(0)
         self._now = target
         for _ in range(5):
             await asyncio.sleep(0)
+
+
+class _FakeHandle:
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def run(self) -> None:
+        if not self.cancelled:
+            self.callback()

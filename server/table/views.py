@@ -34,7 +34,8 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
     """The table as ``seat`` may see it (spectators: as of the last completed hand)."""
 
     live = seat is not None or not actor._in_hand()
-    hand = actor.hand if live else None
+    playing = actor.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN)
+    hand = actor.hand if live and playing else None
     state: dict[str, Any] = {
         "name": actor.config.name,
         "profile": actor.profile.id,
@@ -60,7 +61,7 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
     }
     if actor.positions is not None and live:
         state["button"] = actor.positions.button
-    if hand is not None and actor.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN):
+    if hand is not None:
         state["board"] = [card_name(c) for c in hand.board]
         state["bets"] = {p: hand.committed[i] for i, p in enumerate(hand.names)}
         state["folded"] = [int(p) for i, p in enumerate(hand.names) if hand.folded[i]]
