@@ -93,6 +93,8 @@ class Hand(Interpreter):
         self.open_fold_binding = self.profile.open_fold is OpenFold.BINDING
         self._commit_added = 0
         self._final_pots: list[tuple[int, list[int]]] | None = None
+        self.unwinnable = [0] * len(setup.seats)
+        """Chips no live player can win, by owner: returned at the end (see _layers)."""
         self.denominations = tuple(sorted(setup.denominations))
         ordered = sorted(setup.seats, key=lambda s: s.seat)
         self.n = n = len(ordered)
@@ -410,10 +412,16 @@ class Hand(Interpreter):
     def _layers(self, view: bool = False) -> list[tuple[int, list[int]]]:
         """Pots from contributions: one layer per all-in level, merged when the eligible
         players are the same (cdc 10.7, tda 20). Button/BB antes are dead money in the main
-        pot (cdc 4.2: any all-in can win the whole ante)."""
-        contrib, folded = self.contrib, self.folded
+        pot (cdc 4.2: any all-in can win the whole ante). A live player who is not all-in
+        can win every layer (folded chips are dead money); a layer that no live player can
+        win goes back to those who put it in (cdc 4.2 ex. 2.1: the SB's surplus over a BB
+        all-in for less), see :attr:`unwinnable`."""
+        contrib, folded, allin = self.contrib, self.folded, self.allin
         live = [i for i in range(self.n) if not folded[i]]
+        self.unwinnable = [0] * self.n
         top = max(contrib)
+        if top == 0 and not self.dead_money:
+            return []
         # the common case: nobody all-in for less, one pot for the live players
         if all(contrib[i] == top for i in live) and (
             not view or sum(1 for c in contrib if c > 0) != 1
@@ -425,33 +433,27 @@ class Hand(Interpreter):
             # cdc 4.2, 9.7: a button or BB ante is dead money that any live hand can win,
             # even one all-in for the ante alone
             pots.append((self.dead_money, live))
-        carry = 0
         prev = 0
         for level in levels:
             amount = 0
-            contributors = 0
-            for c in contrib:
+            parts: list[tuple[int, int]] = []
+            for i, c in enumerate(contrib):
                 if c > prev:
-                    amount += min(c, level) - prev
-                    contributors += 1
-            eligible = [i for i in live if contrib[i] >= level]
+                    part = min(c, level) - prev
+                    amount += part
+                    parts.append((i, part))
+            eligible = [i for i in live if contrib[i] >= level or not allin[i]]
             prev = level
-            if view and contributors == 1:
+            if view and len(parts) == 1:
                 continue  # a bet not called (yet) is not a pot
-            amount += carry
-            carry = 0
             if not eligible:
-                if pots:
-                    pots[-1] = (pots[-1][0] + amount, pots[-1][1])
-                else:
-                    carry = amount
+                for i, part in parts:
+                    self.unwinnable[i] += part
                 continue
             if pots and pots[-1][1] == eligible:
                 pots[-1] = (pots[-1][0] + amount, eligible)
             else:
                 pots.append((amount, eligible))
-        if carry:
-            pots.append((carry, live))
         return pots
 
     # ------------------------------------------------------------------ commands
@@ -756,8 +758,10 @@ class Hand(Interpreter):
         if len(holders) != 1:
             return
         i = holders[0]
-        if self.dead[i]:
-            return  # a dead hand's blind is collected, not returned (tda 29)
+        if self.folded[i]:
+            # folded chips are dead money: a live player who is not all-in wins them; what no
+            # live player can win goes back through the layers (Hand.unwinnable)
+            return
         second = max((c for j, c in enumerate(committed) if j != i), default=0)
         excess = top - second
         if excess <= 0:
@@ -906,6 +910,10 @@ class Hand(Interpreter):
 
     def _award(self, contenders: list[int]) -> None:
         pots = self._final_layers()
+        for i, amount in enumerate(self.unwinnable):
+            if amount:
+                self.stack[i] += amount
+                self.events.append(Returned(player=self.names[i], amount=amount))
         rank = {i: k for k, i in enumerate(self.after_button)}
         unit = self.denominations[0]
         views: list[PotView] = [PotView(amount=0, eligible=())] * len(pots)

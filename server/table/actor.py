@@ -432,7 +432,11 @@ class TableActor:
         return None
 
     def _seat_payload(self, state: SeatState, status: str) -> dict[str, Any]:
-        return {"seat": state.seat, "player": state.name, "stack": state.stack, "status": status}
+        stack = state.stack
+        hand = self.hand
+        if hand is not None and self._in_hand() and str(state.seat) in hand.index:
+            stack = hand.stack[hand.index[str(state.seat)]]  # chips behind, live
+        return {"seat": state.seat, "player": state.name, "stack": stack, "status": status}
 
     # ------------------------------------------------------------------ commands
 

@@ -55,12 +55,19 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
                 else hand.stack[hand.index[str(s.seat)]],
                 "connected": s.connected,
                 "sitting_out": s.sitting_out,
+                "time_bank_ms": int(s.time_bank * 1000),
             }
             for s in sorted(actor.seats.values(), key=lambda s: s.seat)
         ],
     }
+    state["action_seconds"] = actor.config.action_seconds
+    state["time_call_after"] = actor.config.time_call_after
     if actor.positions is not None and live:
         state["button"] = actor.positions.button
+    if hand is not None:
+        state["small_blind"] = int(hand.names[hand.sb_i]) if hand.sb_i >= 0 else None
+        state["big_blind"] = int(hand.names[hand.bb_i])
+        state["start_stacks"] = {str(s): v for s, v in actor.start_stacks.items()}
     if hand is not None:
         state["board"] = [card_name(c) for c in hand.board]
         state["bets"] = {p: hand.committed[i] for i, p in enumerate(hand.names)}

@@ -648,3 +648,13 @@ def test_ligue_out_of_turn_cases_one_and_three() -> None:
     say(hand, "D", "raise", 400)
     menu = hand.menu()
     assert menu is not None and menu.player == "A" and not menu.can_raise
+
+
+def test_folded_chips_are_dead_money_for_a_live_player_who_is_not_all_in() -> None:
+    # found by the browser tests: heads-up, the BB folds out of turn before the SB acts; the
+    # SB wins the whole 150 (a folded player's chips stay in the pot), nothing is "returned"
+    hand = make(stacks={"A": 1000, "B": 1000}, button=1)  # A: button and SB, B: BB
+    hand.act(Act(player="B", say=Say(verb=Verb.FOLD)))
+    assert hand.finished
+    assert hand.stacks() == {"A": 1100, "B": 900}
+    assert not [e for e in hand.events if type(e).__name__ == "Returned"]

@@ -1,0 +1,190 @@
+"""Fixtures of the browser tests: a real ``python -m server`` with fast timings, and real
+headless Chromium (Debian's ``chromium``, never a downloaded browser) driven by Playwright."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+CHROMIUM = os.environ.get("BRASSEUR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+try:
+    from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # pragma: no cover - the test extras install it; the fixtures skip or fail
+    sync_playwright = None  # type: ignore[assignment]
+    PlaywrightError = Exception  # type: ignore[assignment,misc]
+
+
+def _require_browser() -> None:
+    """CI must run these tests: there, a missing Playwright or Chromium is a failure."""
+    missing = None
+    if sync_playwright is None:
+        missing = "playwright is not installed (pip install -e '.[test]')"
+    elif not Path(CHROMIUM).exists():
+        missing = f"no chromium at {CHROMIUM} (apt-get install chromium)"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(missing)
+        pytest.skip(missing)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class WebServer:
+    port: int
+    invite_link: str
+    data: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    _require_browser()
+    data = tmp_path_factory.mktemp("web-data")
+    port = _free_port()
+    log = data / "server.log"
+    args = [
+        sys.executable, "-m", "server", "--port", str(port), "--data", str(data),
+        "--cut-seconds", "5", "--next-hand-seconds", "1.5", "--showdown-seconds", "1",
+        "--action-seconds", "45", "--time-bank-seconds", "10",
+    ]  # fmt: skip
+    with log.open("wb") as err:
+        proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
+    try:
+        link = ""
+        deadline = time.monotonic() + 20
+        assert proc.stdout is not None
+        while not link:
+            line = proc.stdout.readline()
+            if not line:
+                pytest.fail(f"the server exited: {log.read_text()[-2000:]}")
+            found = re.search(r"(http://\S+\?table=friends&invite=\S+)", line)
+            if found:
+                link = found.group(1).replace("localhost", "127.0.0.1")
+            if time.monotonic() > deadline:
+                pytest.fail("the server printed no invite link")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as reply:
+            assert reply.status == 200
+        yield WebServer(port=port, invite_link=link, data=data)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    _require_browser()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class Client:
+    """One browser context (a person): its page and every console error it produced."""
+
+    name: str
+    page: Page
+    errors: list[str] = field(default_factory=list)
+    frames: list[bytes] = field(default_factory=list)
+
+    def shot(self, label: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{label}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def open_client(browser: Browser) -> Iterator[Any]:
+    """``open_client(name, locale, viewport)``: a fresh browser context with its console
+    errors collected; every context is closed at the end, and any error fails the test."""
+    clients: list[Client] = []
+    contexts = []
+
+    def start(
+        name: str,
+        locale: str = "en-US",
+        viewport: tuple[int, int] = (1280, 800),
+        record_frames: bool = False,
+    ) -> Client:
+        width, height = viewport
+        context = browser.new_context(
+            locale=locale,
+            viewport={"width": width, "height": height},
+            is_mobile=width < 600,
+            has_touch=width < 600,
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        client = Client(name=name, page=page)
+
+        def on_console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                client.errors.append(f"console: {message.text} at {message.location}")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: client.errors.append(f"pageerror: {exc}"))
+        if record_frames:
+
+            def on_socket(ws: Any) -> None:
+                ws.on(
+                    "framereceived",
+                    lambda payload: client.frames.append(
+                        payload if isinstance(payload, bytes) else payload.encode()
+                    ),
+                )
+
+            page.on("websocket", on_socket)
+        clients.append(client)
+        return client
+
+    yield start
+    for context in contexts:
+        with contextlib.suppress(Exception):
+            context.close()
+    errors = [f"{c.name}: {e}" for c in clients for e in c.errors]
+    assert not errors, "errors in the browser console:\n" + "\n".join(errors)
