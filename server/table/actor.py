@@ -434,8 +434,10 @@ class TableActor:
     def _seat_payload(self, state: SeatState, status: str) -> dict[str, Any]:
         stack = state.stack
         hand = self.hand
-        if hand is not None and self._in_hand() and str(state.seat) in hand.index:
-            stack = hand.stack[hand.index[str(state.seat)]]  # chips behind, live
+        playing = self.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN)
+        if hand is not None and playing and str(state.seat) in hand.index:
+            # chips behind, live (at the cut self.hand is still the previous hand)
+            stack = hand.stack[hand.index[str(state.seat)]]
         return {"seat": state.seat, "player": state.name, "stack": stack, "status": status}
 
     # ------------------------------------------------------------------ commands

@@ -344,3 +344,30 @@ async def test_uncontested_winner_may_show_after_the_hand() -> None:
         assert len(client.of(m.HoleProof)) == 1
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_a_player_sitting_at_the_cut_is_announced_with_his_own_stack() -> None:
+    # regression (bot fuzzer): at the cut, actor.hand is still the previous hand; a newcomer
+    # in a seat that played it must not be announced with that hand's stack
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    await start_hand(actor, clock)
+    while actor.phase is TablePhase.BETTING:
+        s = to_act(actor)
+        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+        await settle()
+    loser = next(s for s in (1, 2, 3) if actor.seats[s].stack != actor.config.starting_stack)
+    actor.post("msg", clients[loser - 1], m.LeaveTable(table="t1"))
+    await settle()
+    await clock.advance(actor.config.next_hand_seconds)
+    await settle()
+    assert actor.phase is TablePhase.CUT
+    newcomer = RecordingClient(pid="new")
+    actor.post("sit", newcomer, (loser, "new", "Newcomer", ""))
+    await settle()
+    seated = [e for e in newcomer.of(m.SeatEvent) if e.seat == loser and e.status == "seated"]
+    assert seated and seated[-1].stack == actor.config.starting_stack
+    await actor.stop()
+    await task
