@@ -965,6 +965,9 @@ class Director:
             return WaitReason.FINAL_TABLE_DRAW
         n = len(t.seats)
         need = self.rules.min_players_to_start if t.initial and not t.dealt_once else 2
+        # cdc 2.2 asks three players at a table to start; a tournament of fewer players (a
+        # heads-up match) starts with all of them
+        need = min(need, max(2, self.remaining))
         if n < need:
             return WaitReason.TOO_FEW_PLAYERS  # cdc 2.2
         if self._open > 1 and t.id not in self._breaking:

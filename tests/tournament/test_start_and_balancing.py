@@ -139,3 +139,10 @@ def test_several_movers_are_successive_big_blinds() -> None:
     out = end(d, dl)
     moved = [m.player_id for m in of(out, MovePlayer)]
     assert moved == order[: len(moved)] and len(moved) >= 1
+
+
+def test_a_two_player_tournament_deals() -> None:
+    # cdc 2.2 wants three players to start a table; a heads-up tournament starts with two
+    d = started(2)
+    (table,) = d.table_ids()
+    assert isinstance(deal(d, table), Deal)
