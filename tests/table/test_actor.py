@@ -28,6 +28,14 @@ def to_act(actor: TableActor) -> int:
     return int(menu.player)
 
 
+async def play_out(actor: TableActor, clients: list[RecordingClient], verb: str) -> None:
+    """Every player to act answers ``verb`` until the betting is over."""
+    while actor.phase is TablePhase.BETTING:
+        seat = to_act(actor)
+        actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb=verb))
+        await settle()
+
+
 async def start_hand(actor: TableActor, clock: FakeClock) -> None:
     await clock.advance(actor.config.next_hand_seconds)
     await settle()
@@ -54,10 +62,7 @@ async def test_players_see_only_their_own_hole_cards_and_spectators_none() -> No
     # spectators are one hand behind: nothing of the live hand yet
     assert not spectator.of(m.HoleCards) and not spectator.of(m.HandStart)
     # play the hand out by folding to the big blind
-    while actor.phase is TablePhase.BETTING:
-        seat = to_act(actor)
-        actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
-        await settle()
+    await play_out(actor, clients, "fold")
     assert spectator.of(m.HandStart)
     assert all(h.cards == () for h in spectator.of(m.HoleCards))
     # every recipient's sequence numbers are contiguous
@@ -151,10 +156,7 @@ async def test_chat_from_outside_the_hand_is_held_and_show_refused() -> None:
     others = [c for k, c in enumerate(clients, start=1) if k != seat]
     assert not any(c.of(m.ChatEvent) for c in others)  # held (cdc 11.3)
     assert clients[seat - 1].of(m.Error)[-1].code == "show_refused"
-    while actor.phase is TablePhase.BETTING:
-        s = to_act(actor)
-        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
-        await settle()
+    await play_out(actor, clients, "fold")
     assert all(c.of(m.ChatEvent) for c in others)  # released at the end of the hand
     await actor.stop()
     await task
@@ -232,10 +234,7 @@ async def test_each_player_can_check_their_own_hole_cards_against_the_commitment
     clients = await seat_players(actor, 3)
     await start_hand(actor, clock)
     root = clients[0].of(m.HandStart)[-1].commitment  # published before the deal
-    while actor.phase is TablePhase.BETTING:
-        s = to_act(actor)
-        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
-        await settle()
+    await play_out(actor, clients, "fold")
     for k, client in enumerate(clients, start=1):
         proof = client.of(m.HoleProof)[-1]
         mine = next(h for h in client.of(m.HoleCards) if h.seat == k)
@@ -308,10 +307,7 @@ async def test_leaving_mid_hand_folds_at_its_turn_and_frees_the_seat_after() -> 
     actor.post("msg", leaver, m.LeaveTable(table="t1"))
     await settle()
     assert actor.seats[leaver_seat].leaving
-    while actor.phase is TablePhase.BETTING:
-        s = to_act(actor)
-        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="call"))
-        await settle()
+    await play_out(actor, clients, "call")
     await clock.advance(actor.config.showdown_seconds)
     await settle()
     assert leaver_seat not in actor.seats
@@ -328,10 +324,7 @@ async def test_uncontested_winner_may_show_after_the_hand() -> None:
     task = actor.start()
     clients = await seat_players(actor, 3)
     await start_hand(actor, clock)
-    while actor.phase is TablePhase.BETTING:
-        s = to_act(actor)
-        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
-        await settle()
+    await play_out(actor, clients, "fold")
     hand = actor.hand
     assert hand is not None
     winner = int(next(p for i, p in enumerate(hand.names) if not hand.folded[i]))
@@ -354,10 +347,7 @@ async def test_a_player_sitting_at_the_cut_is_announced_with_his_own_stack() -> 
     task = actor.start()
     clients = await seat_players(actor, 3)
     await start_hand(actor, clock)
-    while actor.phase is TablePhase.BETTING:
-        s = to_act(actor)
-        actor.post("msg", clients[s - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
-        await settle()
+    await play_out(actor, clients, "fold")
     loser = next(s for s in (1, 2, 3) if actor.seats[s].stack != actor.config.starting_stack)
     actor.post("msg", clients[loser - 1], m.LeaveTable(table="t1"))
     await settle()
