@@ -37,7 +37,6 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.engine import Act, Hand, HandSetup, Phase, Profile, Say, SeatSetup, Verb, load_profile
-from server.table.positions import first_positions, next_positions
 from server.tournament import (
     Bust,
     ChipRace,
@@ -189,20 +188,8 @@ class EngineTable(FakeTable):
         st = self.engine
         assert st is not None
         seats = self.seats
+        dealt = self.begin(deal)
         pos = deal.positions
-        if self.positions is None:
-            assert self.button is None or pos.button == self.button or self.button not in seats
-            expected = first_positions(pos.button, sorted(seats), self.max_seats)
-        else:
-            expected = next_positions(self.positions, sorted(seats), self.max_seats)
-        if expected != pos:
-            raise SimulationError(f"table {self.table_id}: positions {pos} != {expected}")
-        dealt = self.dealt_in(pos)
-        for s in dealt:
-            self.waiting_new.discard(seats[s])
-            self.hold_button.discard(seats[s])
-        self.positions = pos
-        self.hand_no = deal.hand_no
         if len(dealt) < 2:
             raise SimulationError(
                 f"table {self.table_id} hand {deal.hand_no}: {len(dealt)} player(s) dealt in "

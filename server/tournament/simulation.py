@@ -86,10 +86,9 @@ class FakeTable:
             out.append(s)
         return out
 
-    def play(
-        self, deal: Deal, stacks: dict[str, int], rng: random.Random
-    ) -> tuple[HandEnded, bool]:
-        """Play the dealt hand at once; returns the report and whether an all-in was called."""
+    def begin(self, deal: Deal) -> list[int]:
+        """Check the director's positions against the dead-button rule, record them, and
+        return the seats dealt in (newcomers and button-waiters cleared once dealt)."""
         seats = self.seats
         pos = deal.positions
         if self.positions is None:
@@ -105,6 +104,15 @@ class FakeTable:
             self.hold_button.discard(seats[s])
         self.positions = pos
         self.hand_no = deal.hand_no
+        return dealt
+
+    def play(
+        self, deal: Deal, stacks: dict[str, int], rng: random.Random
+    ) -> tuple[HandEnded, bool]:
+        """Play the dealt hand at once; returns the report and whether an all-in was called."""
+        seats = self.seats
+        dealt = self.begin(deal)
+        pos = deal.positions
         start = {seats[s]: stacks[seats[s]] for s in dealt}
         put: Counter[str] = Counter()
 
