@@ -129,6 +129,10 @@ class Bot:
         resume...) is not answered twice."""
         self._turn_hand = 0
         self._cut_ids: set[int] = set()
+        self._act_hands: dict[int, int] = {}
+        """Request id of each act -> the hand it was for."""
+        self._ended_hand = 0
+        """The last hand whose hand_end this bot received."""
         self._retries = 0
         self._latency_from: tuple[int, float] | None = None
         self._tokens = 80.0
@@ -313,6 +317,10 @@ class Bot:
             return  # optional gestures never risk the rate limit
         for i, d in enumerate(decisions):
             rid = next(_ids)
+            self._act_hands[rid] = hand
+            if len(self._act_hands) > 256:
+                for old in list(self._act_hands)[:128]:
+                    del self._act_hands[old]
             if in_turn:
                 self._in_flight.add(rid)
                 if i == 0 and self._latency_from is None:
@@ -504,6 +512,7 @@ class Bot:
                     self.busted = True  # play() returns
                     self._progress.set()
         elif isinstance(msg, m.HandEnd):
+            self._ended_hand = max(self._ended_hand, msg.hand)
             self._latency_from = None
             if self.counts_table:
                 self.stats.hands += 1
@@ -541,6 +550,10 @@ class Bot:
                 return
         if len(self._cut_ids) > 8:
             self._cut_ids.clear()
+        acted_in = self._act_hands.pop(error.ref, None) if error.ref is not None else None
+        if code == "stale_hand" and acted_in is not None and acted_in <= self._ended_hand:
+            self.stats.late_acts += 1  # the hand ended while we answered: a race, not a fault
+            return
         expected = self.strategy.expects_errors and (
             code.startswith("rule.") or code in EXPECTED_FOR_FUZZER
         )

@@ -243,6 +243,7 @@ def summarize(cfg: LoadConfig, parts: list[dict[str, Any]]) -> dict[str, Any]:
         "reconnects": total.reconnects,
         "resyncs": total.resyncs,
         "late_cuts": total.late_cuts,
+        "late_acts": total.late_acts,
     }
 
 

@@ -79,6 +79,9 @@ class Stats:
     resyncs: int = 0
     late_cuts: int = 0
     """Cuts refused because the server had already cut at random (its cut timer fired)."""
+    late_acts: int = 0
+    """Acts refused as ``stale_hand`` for a hand that had ended meanwhile (e.g. another
+    player's out-of-turn fold, which binds at once, ended it while this bot was answering)."""
     errors: Counter[str] = field(default_factory=Counter)
     expected_errors: Counter[str] = field(default_factory=Counter)
     violations: Counter[str] = field(default_factory=Counter)
@@ -111,6 +114,7 @@ class Stats:
             "reconnects": self.reconnects,
             "resyncs": self.resyncs,
             "late_cuts": self.late_cuts,
+            "late_acts": self.late_acts,
             "errors": dict(self.errors),
             "expected_errors": dict(self.expected_errors),
             "violations": dict(self.violations),
@@ -126,6 +130,7 @@ class Stats:
             setattr(s, key, int(data[key]))
         s.resyncs = int(data.get("resyncs", 0))
         s.late_cuts = int(data.get("late_cuts", 0))
+        s.late_acts = int(data.get("late_acts", 0))
         s.errors = Counter(data["errors"])
         s.expected_errors = Counter(data["expected_errors"])
         s.violations = Counter(data["violations"])
@@ -139,6 +144,7 @@ class Stats:
             setattr(self, key, getattr(self, key) + getattr(other, key))
         self.resyncs += other.resyncs
         self.late_cuts += other.late_cuts
+        self.late_acts += other.late_acts
         self.errors.update(other.errors)
         self.expected_errors.update(other.expected_errors)
         self.violations.update(other.violations)
