@@ -670,10 +670,13 @@ class TableActor:
                 and waits_as_newcomer(s, positions, self.config.max_seats)
             )
         ]
-        if len(dealt_in) < 2:
-            # one player left who is not new: if the newcomers waited for the button, it
-            # would never pass and the table would stall; start afresh as at a new table,
-            # with a button drawn among the players present (cdc 2.1)
+        veterans = [s for s in players if not self.seats[s].new]
+        if len(veterans) <= 1:
+            # at most one player left who played here: the game had stopped. If newcomers
+            # waited for the button it would never pass and the table would stall, and the
+            # last positions mean nothing to the newcomers (the small blind slot could even
+            # fall after the big blind); start afresh as at a new table, with a button drawn
+            # among the players present (cdc 2.1)
             button = present[self.randbelow(len(present))]
             positions = first_positions(button, players, self.config.max_seats)
             dealt_in = players

@@ -121,12 +121,16 @@ def check_blinds_and_chips(
     table: dict[int, int] = {}
     joined = 0
     starts: list[m.HandStart] = []
+    occupant: dict[int, str] = {}
+    people: dict[int, set[tuple[int, str]]] = {}
+    """Hand -> (seat, player) dealt in: a seat freed by a bust may be taken by a newcomer."""
     odd: set[int] = set()
     """Hands not held to the position rules (fresh starts, newcomer heads-up)."""
     posts: dict[int, dict[str, int]] = {}
     for x in messages:
         if isinstance(x, m.SeatEvent) and x.status == "seated":
             joined += 1
+            occupant[x.seat] = x.player
             table[x.seat] = x.stack
             if x.stack != starting:
                 problems.append(f"seat {x.seat} sat with {x.stack}")
@@ -143,6 +147,7 @@ def check_blinds_and_chips(
             if len(x.stacks) == 2 and waiting:
                 counts["newcomer_heads_up"] += 1  # held to the heads-up rule like the others
             starts.append(x)
+            people[x.hand] = {(int(s), occupant.get(int(s), "")) for s in x.stacks}
         elif isinstance(x, m.HandEnd):
             if x.cancelled:
                 problems.append(f"hand {x.hand} cancelled")
@@ -156,12 +161,15 @@ def check_blinds_and_chips(
     for k, h in enumerate(starts):
         dealt = {int(s) for s in h.stacks}
         where = f"hand {h.hand} (button {h.button}, sb {h.small_blind}, bb {h.big_blind}, {dealt})"
+        if k > 0 and len(people[h.hand] & people[starts[k - 1].hand]) <= 1:
+            # at most one player of the last hand is still here: the game had stopped and
+            # starts afresh, the button drawn again as at a new table (cdc 2.1)
+            counts["fresh_starts"] += 1
+            odd.add(h.hand)
         if h.big_blind not in dealt:
             problems.append(f"{where}: the big blind is not dealt in")
         if posts.get(h.hand, {}).get("post_bb") != h.big_blind:
             problems.append(f"{where}: big blind posted by {posts.get(h.hand)}")
-        if h.hand in odd:
-            continue
         if h.small_blind is not None and h.small_blind not in dealt:
             problems.append(f"{where}: the small blind is not dealt in")
         if posts.get(h.hand, {}).get("post_sb") != h.small_blind:
@@ -179,12 +187,10 @@ def check_blinds_and_chips(
         prev_dealt = {int(s) for s in prev.stacks}
         if h.hand != prev.hand + 1:
             problems.append(f"{where}: follows hand {prev.hand}")
+        if h.hand in odd:
+            continue
         if h.big_blind == prev.big_blind:
             problems.append(f"{where}: big blind twice in a row")
-        if len(dealt & prev_dealt) <= 1:
-            counts["fresh_starts"] += 1
-            odd.add(h.hand)
-            continue
         # tda 31, cdc 4.3: the big blind advances to the next seat holding a player
         if h.big_blind != _first_after(prev.big_blind, dealt):
             problems.append(f"{where}: the big blind should follow {prev.big_blind}")

@@ -361,3 +361,34 @@ async def test_a_player_sitting_at_the_cut_is_announced_with_his_own_stack() -> 
     assert seated and seated[-1].stack == actor.config.starting_stack
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_a_lone_survivor_and_newcomers_start_afresh_with_consistent_blinds() -> None:
+    """Three-handed at seats 6, 7, 8 (button 7, SB 8, BB 6); 7 and 8 bust in one hand, then
+    newcomers sit at 2 and 5. The dead-button rule would give SB slot 6, button 8 and big
+    blind 2: a small blind slot after the big blind, announced but never posted. With one
+    player left the game had stopped, so the table starts afresh (cdc 2.1) and whoever the
+    hand start names as small and big blind posts them (caught by the 200-hand test in CI)."""
+    from server.table.positions import Positions
+
+    actor, clock = make_table()
+    task = actor.start()
+    survivor = RecordingClient(pid="p6")
+    actor.post("sit", survivor, (6, "p6", "Six", ""))
+    await settle()
+    actor.seats[6].new = False
+    actor.positions = Positions(button=7, sb_slot=8, big_blind=6)
+    actor.hand_no = 89
+    newcomers = [RecordingClient(pid=f"p{s}") for s in (2, 5)]
+    for seat, client in zip((2, 5), newcomers, strict=True):
+        actor.post("sit", client, (seat, f"p{seat}", f"P{seat}", ""))
+    await settle()
+    await start_hand(actor, clock)
+    (start,) = survivor.of(m.HandStart)
+    assert set(start.stacks) == {"2", "5", "6"}
+    posts = {a.action: a.seat for a in survivor.of(m.ActionEvent) if a.action.startswith("post")}
+    assert posts == {"post_sb": start.small_blind, "post_bb": start.big_blind}
+    assert start.small_blind is not None and start.button not in (None, start.big_blind)
+    await actor.stop()
+    await task
