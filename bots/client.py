@@ -144,6 +144,11 @@ class Bot:
         """Our seat was lost with our last chip (and ``rebuy`` is off)."""
         self.closed = asyncio.Event()
         """Set when the bot stops for good (closed, or the connection was lost for good)."""
+        self.tournament: str | None = None
+        self.player_token: str | None = None
+        self.tournament_state: dict[str, Any] = {}
+        self.tournament_over = False
+        self.moves = 0
 
     # ------------------------------------------------------------------ connection
 
@@ -222,6 +227,63 @@ class Bot:
         seated = await asyncio.wait_for(waiter, timeout)
         assert isinstance(seated, m.Seated)
         return seated
+
+    # ------------------------------------------------------------------ tournaments
+
+    async def register(self, tournament: str, timeout: float = 60.0) -> m.Registered:
+        """Register for a tournament (under the hello nickname) and follow it: the server
+        seats this connection at the start and moves it with every table change."""
+        self.tournament = tournament
+        rid = next(_ids)
+        registered = await self.request(
+            m.Register(tournament=tournament, id=rid),
+            lambda msg: isinstance(msg, m.Registered) and msg.tournament == tournament,
+            timeout,
+            ref=rid,
+        )
+        assert isinstance(registered, m.Registered)
+        self.player_token = registered.token
+        return registered
+
+    async def follow(self, tournament: str, token: str | None = None) -> None:
+        """Follow a tournament (with a player token: sit at one's seat, wherever it is)."""
+        self.tournament = tournament
+        if token is not None:
+            self.player_token = token
+        await self.send(m.FollowTournament(tournament=tournament, token=self.player_token))
+
+    async def _on_moved(self, msg: m.Moved) -> None:
+        """The director moved us: a new table (and a new mirror: its own sequence)."""
+        self.moves += 1
+        if msg.url and msg.url != self.url:
+            # the new table runs on another server process: reconnect there, same token
+            self.url = msg.url
+            if self.ws is not None:
+                await self.ws.close()  # the read loop reconnects to self.url and follows
+            return
+        if msg.table != self.table:
+            if self.notebook is not None and self.table is not None:
+                self.notebook.leave(self.table)
+            self.mirror = TableMirror(msg.table, msg.seat, self._violation)
+            if self.notebook is not None:
+                self.notebook.join(msg.table)
+        self.table, self.seat = msg.table, msg.seat
+        if self.mirror is not None:
+            self.mirror.seat = msg.seat
+        self._in_flight.clear()
+        self._progress.set()
+
+    async def play_tournament(self, seconds: float | None = None) -> bool:
+        """Play until busted or the tournament is finished. True if it ended either way."""
+        deadline = None if seconds is None else time.monotonic() + seconds
+        while not self.closed.is_set() and not self.busted and not self.tournament_over:
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return False
+            self._progress.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._progress.wait(), remaining)
+        return self.busted or self.tournament_over
 
     async def close(self) -> None:
         self._closing = True
@@ -383,7 +445,8 @@ class Bot:
                     pass
                 if self._closing:
                     return
-                if not (self.reconnect and self.seat_token and await self._reconnect()):
+                resumable = self.seat_token or self.player_token
+                if not (self.reconnect and resumable and await self._reconnect()):
                     if not self._closing:
                         self.stats.error("connection_lost")
                     return
@@ -414,6 +477,13 @@ class Bot:
             self._in_flight.clear()
             self._latency_from = None
             self._resyncing = False
+            if self.player_token is not None and self.tournament is not None:
+                # a tournament player: the server puts us back on our seat, wherever it is
+                await self.send(m.Hello(version=PROTOCOL_VERSION, nickname=self.nickname))
+                await self.send(
+                    m.FollowTournament(tournament=self.tournament, token=self.player_token)
+                )
+                return True
             assert self.table is not None and self.mirror is not None
             await self.send(
                 m.Hello(version=PROTOCOL_VERSION, nickname=self.nickname, token=self.seat_token)
@@ -452,6 +522,13 @@ class Bot:
                     self.mirror.seat = msg.seat
         elif isinstance(msg, m.Error):
             await self._on_error(msg)
+        elif isinstance(msg, m.Moved):
+            await self._on_moved(msg)
+        elif isinstance(msg, m.TournamentState):
+            self.tournament_state = dict(msg.state)
+            if msg.state.get("phase") == "finished":
+                self.tournament_over = True
+                self._progress.set()
         elif isinstance(msg, m.Notice) and msg.kind.startswith("oot_"):
             self._in_flight.clear()
 
@@ -510,6 +587,10 @@ class Bot:
                     await self.send(m.TakeSeat(table=self.table, seat=msg.seat, token=self.invite))
                 else:
                     self.busted = True  # play() returns
+                    if self.tournament is not None:
+                        # a spectator now: the next occupant's cards are not ours
+                        self.seat = None
+                        mirror.seat = None
                     self._progress.set()
         elif isinstance(msg, m.HandEnd):
             self._ended_hand = max(self._ended_hand, msg.hand)
@@ -553,6 +634,9 @@ class Bot:
         acted_in = self._act_hands.pop(error.ref, None) if error.ref is not None else None
         if code == "stale_hand" and acted_in is not None and acted_in <= self._ended_hand:
             self.stats.late_acts += 1  # the hand ended while we answered: a race, not a fault
+            return
+        if code == "not_seated" and acted_in is not None and self.moves:
+            self.stats.late_acts += 1  # we were moved to another table while answering
             return
         expected = self.strategy.expects_errors and (
             code.startswith("rule.") or code in EXPECTED_FOR_FUZZER

@@ -24,7 +24,9 @@ __all__ = [
     "CreateTable",
     "Cut",
     "CutPrompt",
+    "Direct",
     "Error",
+    "FollowTournament",
     "HandEnd",
     "HandStart",
     "Hello",
@@ -33,11 +35,14 @@ __all__ = [
     "JoinTable",
     "LeaveTable",
     "Message",
+    "Moved",
     "Muck",
     "Notice",
     "Ping",
     "Pong",
     "PotAwarded",
+    "Register",
+    "Registered",
     "Resync",
     "SeatEvent",
     "Seated",
@@ -48,6 +53,7 @@ __all__ = [
     "Snapshot",
     "TableCreated",
     "TakeSeat",
+    "TournamentState",
     "Turn",
     "UseTimeBank",
     "Welcome",
@@ -228,6 +234,45 @@ class CreateTable(Message):
     max_seats: int = _f(10, 9)
     starting_stack: int = _f(BIG, 10_000)
     action_seconds: int = _f(3600, 30)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Register(Message):
+    """Register for a tournament under the ``hello`` nickname; the answer is ``registered``
+    with a player token (keep it: it brings you back to your seat wherever you are moved)."""
+
+    TYPE: ClassVar[str] = "register"
+    tournament: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FollowTournament(Message):
+    """Watch a tournament (``tournament`` state events). With a player ``token``, also sit at
+    your current table and seat, and follow every move (``moved``)."""
+
+    TYPE: ClassVar[str] = "follow"
+    tournament: str = _f(NAME)
+    token: str | None = _f(1024, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Direct(Message):
+    """A director's command (director token): ``op`` is one of start, pause, resume, move,
+    warn, penalty, disqualify, adjust, rule, folded (see docs/protocol.md)."""
+
+    TYPE: ClassVar[str] = "direct"
+    tournament: str = _f(NAME)
+    token: str = _f(1024)
+    op: str = _f(16)
+    player: str | None = _f(NAME, None)
+    table: str | None = _f(NAME, None)
+    seat: int | None = _f(10, None)
+    amount: int | None = _f(BIG, None)
+    hands: int | None = _f(1000, None)
+    text: str | None = _f(TEXT, None)
     id: int | None = _f(BIG, None)
 
 
@@ -473,6 +518,41 @@ class Notice(Message):
     rule: str = _f(NAME, "")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Registered(Message):
+    """Private: you are registered as ``player``; ``token`` is your tournament token."""
+
+    TYPE: ClassVar[str] = "registered"
+    tournament: str = _f(NAME)
+    player: str = _f(NAME)
+    token: str = _f(1024)
+    ref: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentState(Message):
+    """The tournament as a lobby shows it (level, blinds, clock, players, payouts, tables,
+    and for a player his table and seat). Sent on ``follow`` and at every change."""
+
+    TYPE: ClassVar[str] = "tournament"
+    tournament: str = _f(NAME)
+    state: dict[str, Any] = _f(4096)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Moved(Message):
+    """Private: the director moved you (balancing, a table broken, the final table). Your
+    connection already sits at ``table``; ``url`` (if any) is the server hosting it now."""
+
+    TYPE: ClassVar[str] = "moved"
+    tournament: str = _f(NAME)
+    table: str = _f(NAME)
+    seat: int = _f(10)
+    from_table: str = _f(NAME, "")
+    reason: str = _f(32, "")
+    url: str = _f(1024, "")
+
+
 CLIENT_MESSAGES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
@@ -492,6 +572,9 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         Ping,
         Resync,
         CreateTable,
+        Register,
+        FollowTournament,
+        Direct,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
@@ -517,5 +600,8 @@ SERVER_MESSAGES: dict[str, type[Message]] = {
         TableCreated,
         Turn,
         HoleProof,
+        Registered,
+        TournamentState,
+        Moved,
     )
 }

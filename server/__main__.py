@@ -2,6 +2,10 @@
 
 With no other service: SQLite in ``--data`` (default ``./brasseur-data``), a friends table
 created on first start, and an invite link printed to send to friends.
+
+``python -m server tournament create CONFIG.toml`` records a tournament in ``--data`` and prints
+its registration link and the director's console link; ``python -m server`` on the same
+``--data`` runs it (restart a running server to pick it up).
 """
 
 from __future__ import annotations
@@ -10,12 +14,15 @@ import argparse
 import asyncio
 import logging
 import os
+import secrets
 import signal
+import sys
 from pathlib import Path
 
 from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.store import Store
+from server.table.clock import AcceleratedClock, Clock, RealClock
 from server.table.config import TableConfig
 
 
@@ -42,6 +49,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="tables this process accepts to create over the wire",
     )
     parser.add_argument(
+        "--clock-speed",
+        type=float,
+        default=1.0,
+        help="run every clock this many times faster (demos and tests of tournaments)",
+    )
+    parser.add_argument(
         "--public-url",
         default=os.environ.get("PUBLIC_URL", ""),
         help="base URL printed in invite links (default http://HOST:PORT)",
@@ -60,8 +73,12 @@ async def amain(args: argparse.Namespace) -> None:
         "showdown_seconds": args.showdown_seconds,
         "time_bank_seconds": args.time_bank_seconds,
     }
-    gateway = Gateway(store, signer, max_tables=args.max_tables, table_defaults=timings)
+    clock: Clock = RealClock() if args.clock_speed == 1.0 else AcceleratedClock(args.clock_speed)
+    gateway = Gateway(
+        store, signer, clock=clock, max_tables=args.max_tables, table_defaults=timings
+    )
     restored = gateway.restore_tables()
+    tournaments = gateway.restore_tournaments()
     if not restored:
         gateway.create_table(
             TableConfig(
@@ -77,9 +94,13 @@ async def amain(args: argparse.Namespace) -> None:
     shown = "localhost" if args.host in ("0.0.0.0", "127.0.0.1", "::") else args.host
     base = args.public_url or f"http://{shown}:{args.port}"
     print(f"Brasseur is serving on {base}  (health: {base}/healthz)", flush=True)
-    for table in gateway.tables:
+    for table in list(gateway.tables):
         print(f"Table {table!r}: send this link to your friends:", flush=True)
         print(f"  {gateway.invite_link(table, base)}", flush=True)
+    for live in tournaments:
+        print(f"Tournament {live.tid!r}: players register at", flush=True)
+        print(f"  {base}/?tournament={live.tid}", flush=True)
+        print(f"  director's console: {gateway.director_link(live.tid, base)}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -90,7 +111,43 @@ async def amain(args: argparse.Namespace) -> None:
     store.close()
 
 
+def tournament_command(argv: list[str]) -> int:
+    """``python -m server tournament create CONFIG.toml [--id ID] [--data DIR]``."""
+    parser = argparse.ArgumentParser(prog="brasseur tournament")
+    parser.add_argument("action", choices=["create"])
+    parser.add_argument("config", help="the tournament's TOML (see docs/tournaments/)")
+    parser.add_argument("--id", default="", help="short name used in links (default: random)")
+    parser.add_argument("--data", default=os.environ.get("BRASSEUR_DATA", "brasseur-data"))
+    parser.add_argument("--public-url", default=os.environ.get("PUBLIC_URL", ""))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    args = parser.parse_args(argv)
+    text = Path(args.config).read_text("utf-8")
+    tid = args.id or secrets.token_hex(3)
+    if not tid.replace("_", "").isalnum() or len(tid) > 24:
+        parser.error("--id: letters, digits and _ only (24 at most)")
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    store = Store(data / "brasseur.sqlite")
+    signer = Signer.load_or_create(data / "signing-key.pem")
+    gateway = Gateway(store, signer)
+    try:
+        gateway.add_tournament(tid, text)
+    except Exception as exc:  # a bad TOML or configuration: say which
+        print(f"error: {args.config}: {exc}", file=sys.stderr)
+        return 2
+    base = args.public_url or f"http://localhost:{args.port}"
+    print(f"Tournament {tid!r} created in {data}/ (start or restart the server to run it:")
+    print(f"  python3 -m server --data {data})")
+    print(f"Players register at:  {base}/?tournament={tid}")
+    print(f"Director's console:   {gateway.director_link(tid, base)}")
+    store.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["tournament"]:
+        raise SystemExit(tournament_command(argv[1:]))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     asyncio.run(amain(parse_args(argv)))
 

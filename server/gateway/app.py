@@ -38,6 +38,7 @@ from server.table.actor import TableActor
 from server.table.clock import Clock, RealClock
 from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
+from server.tournament.live import LiveTournament, load_tournament
 
 __all__ = ["Gateway", "Metrics"]
 
@@ -98,6 +99,7 @@ class Connection:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
         self.tables: set[str] = set()
         self.invites: set[str] = set()
+        self.tournaments: set[str] = set()
         self.hello = False
         self.used_nonce: str | None = None
         self.tokens = BURST
@@ -177,6 +179,7 @@ class Gateway:
         self.max_tables = max_tables
         self.table_defaults = dict(table_defaults or {})
         """Settings for tables created over the wire (timings from the command line)."""
+        self.tournaments: dict[str, LiveTournament] = {}
 
     # ------------------------------------------------------------------ tables
 
@@ -193,7 +196,65 @@ class Gateway:
 
     def restore_tables(self) -> list[TableActor]:
         """Bring back every stored table at its last completed hand (after a restart)."""
-        return [self._run_table(TableConfig.from_dict(cfg)) for _, cfg in self.store.tables()]
+        return [
+            self._run_table(TableConfig.from_dict(cfg))
+            for _, cfg in self.store.tables()
+            if "tournament" not in cfg.get("extra", {})
+        ]
+
+    # ------------------------------------------------------------------ tournaments
+
+    def add_tournament(self, tid: str, text: str) -> LiveTournament:
+        """Record a tournament (its TOML) in the store; it runs from the next start."""
+        load_tournament(text)  # raises on a bad configuration
+        known = json.loads(self.store.get_meta("tournaments") or "[]")
+        if tid not in known:
+            known.append(tid)
+        self.store.set_meta(f"tournament:{tid}:config", text)
+        self.store.set_meta("tournaments", json.dumps(known))
+        return self._run_tournament(tid, text)
+
+    def _run_tournament(self, tid: str, text: str) -> LiveTournament:
+        live = LiveTournament.local(
+            tid,
+            text,
+            clock=self.clock,
+            dealer=lambda: CsprngDealer(self.signer),
+            store=self.store,
+            auth=self.auth,
+            add_table=self._add_tournament_table,
+            drop_table=self._drop_table,
+            persist=self.store.set_meta,
+        )
+        self.tournaments[tid] = live
+        return live
+
+    def restore_tournaments(self) -> list[LiveTournament]:
+        """Tournaments recorded in the store, opened for registration again (a tournament in
+        progress when the process stopped is not resumed in-memory: see docs/operations.md)."""
+        out = []
+        for tid in json.loads(self.store.get_meta("tournaments") or "[]"):
+            text = self.store.get_meta(f"tournament:{tid}:config")
+            if text and self.store.get_meta(f"tournament:{tid}:results.json") is None:
+                out.append(self._run_tournament(tid, text))
+        return out
+
+    def _add_tournament_table(self, actor: TableActor) -> None:
+        self.store.save_table(actor.table, actor.config.to_dict())
+        self.tables[actor.table] = actor
+
+    def _drop_table(self, table: str) -> None:
+        self.tables.pop(table, None)
+
+    def _tournament(self, tid: str) -> LiveTournament:
+        live = self.tournaments.get(tid)
+        if live is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no tournament {tid!r}")
+        return live
+
+    def director_link(self, tid: str, base: str) -> str:
+        token = self.auth.director(tid)
+        return f"{base.rstrip('/')}/?tournament={tid}&director={token}"
 
     # ------------------------------------------------------------------ serving
 
@@ -249,6 +310,8 @@ class Gateway:
 
     def _api(self, path: str, query: dict[str, list[str]]) -> Response:
         parts = path.strip("/").split("/")
+        if len(parts) >= 2 and parts[1] == "tournaments":
+            return self._tournament_api(parts)
         token = (query.get("t") or [""])[0]
         try:
             # hand records and exports of a friends table are for people holding its invite
@@ -273,6 +336,25 @@ class Gateway:
                     200, to_pokerstars(records).encode(), "text/plain; charset=utf-8"
                 )
             return self._response(200, to_json(records).encode(), "application/json")
+        return self._response(404, b"not found\n", "text/plain")
+
+    def _tournament_api(self, parts: list[str]) -> Response:
+        """Public: the list of tournaments, each one's state, and its results once finished."""
+        if len(parts) == 2:
+            body = json.dumps([t.summary() for t in self.tournaments.values()])
+            return self._response(200, body.encode(), "application/json")
+        tid = parts[2]
+        if tid not in self.tournaments:
+            return self._response(404, b"no such tournament\n", "text/plain")
+        if len(parts) == 3:
+            state = self.tournaments[tid].coordinator.state()
+            return self._response(200, json.dumps(state).encode(), "application/json")
+        if len(parts) == 4 and parts[3] in ("results.csv", "results.json"):
+            text = self.store.get_meta(f"tournament:{tid}:{parts[3]}")
+            if text is None:
+                return self._response(404, b"not finished\n", "text/plain")
+            kind = "text/csv; charset=utf-8" if parts[3].endswith("csv") else "application/json"
+            return self._response(200, text.encode(), kind)
         return self._response(404, b"not found\n", "text/plain")
 
     def _static(self, path: str) -> Response:
@@ -327,6 +409,10 @@ class Gateway:
                 actor = self.tables.get(table)
                 if actor is not None:
                     actor.post("gone", conn, None)
+            for tid in conn.tournaments:
+                live = self.tournaments.get(tid)
+                if live is not None:
+                    live.host.gone(conn)
             writer.cancel()
 
     def _send_error(self, conn: Connection, code: str, message: str, ref: int | None) -> None:
@@ -350,6 +436,21 @@ class Gateway:
             raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
         if isinstance(message, m.CreateTable):
             self._create(conn, message)
+            return
+        if isinstance(message, m.Register):
+            live = self._tournament(message.tournament)
+            if not conn.nickname:
+                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
+            conn.tournaments.add(message.tournament)
+            live.host.register(conn, conn.nickname, message.id)
+            return
+        if isinstance(message, m.FollowTournament):
+            live = self._tournament(message.tournament)
+            conn.tournaments.add(message.tournament)
+            live.host.follow(conn, message.token)
+            return
+        if isinstance(message, m.Direct):
+            self._tournament(message.tournament).host.console(conn, message)
             return
         if isinstance(message, m.JoinTable):
             actor = self._table(message.table)

@@ -48,7 +48,15 @@ from server.table.positions import Positions, first_positions, next_positions, w
 from server.table.translate import HandLog
 from server.table.views import render, table_view
 
-__all__ = ["Client", "SeatState", "TableActor", "TablePhase"]
+__all__ = [
+    "Client",
+    "Directed",
+    "Directive",
+    "HandReport",
+    "SeatState",
+    "TableActor",
+    "TablePhase",
+]
 
 log = logging.getLogger("brasseur.table")
 
@@ -106,6 +114,41 @@ class Store(Protocol):
     def save_hand_record(self, table: str, hand: int, record: dict[str, Any]) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """A tournament director's go for the next hand (server.tournament.decisions.Deal)."""
+
+    hand_no: int
+    blinds: Blinds
+    positions: Positions
+    hand_for_hand: bool = False
+    level: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandReport:
+    """What a tournament table tells its director at the end of a hand."""
+
+    hand_no: int
+    positions: Positions
+    stacks: dict[int, tuple[str, int]]
+    """Seat -> (player, stack) of everyone holding chips at the table (dealt in or not)."""
+    busts: tuple[tuple[str, int, int, tuple[str, ...]], ...]
+    """(player, seat, start-of-hand stack, eliminated by), best ranked first (cdc 1.10)."""
+    cancelled: bool = False
+
+
+class Directed(Protocol):
+    """The tournament side of a table (server.tournament.host): told when the table is ready
+    to deal, when an all-in is called hand-for-hand, and when a hand ends."""
+
+    def ready(self, table: TableActor) -> None: ...
+
+    def allin(self, table: TableActor) -> None: ...
+
+    def hand_ended(self, table: TableActor, report: HandReport) -> None: ...
+
+
 @dataclass
 class _Timers:
     action: float | None = None
@@ -136,6 +179,28 @@ class TableActor:
         self.store = store
         self.randbelow = randbelow
         self.on_hand_end = on_hand_end
+        self.blinds = Blinds(
+            sb=config.sb, bb=config.bb, ante=config.ante, ante_format=AnteFormat(config.ante_format)
+        )
+        """The blinds of the next hand (a tournament's director sets them with every deal)."""
+        self.director: Directed | None = None
+        """A tournament table: seats, deals and stacks come from the director (see
+        :class:`Directed`); a friends table deals by itself."""
+        self.directive: Directive | None = None
+        self.awaiting_deal = False
+        self.hold_button: set[str] = set()
+        self.dead_hands: dict[str, int] = {}
+        """Player -> hands still to be dealt dead (a penalty, cdc 11.1)."""
+        self.between_ops: list[tuple[str, Any]] = []
+        """Director operations that wait for the hand to end (stack adjustments)."""
+        self.held: list[ev.Event] | None = None
+        """Hand-for-hand: the rest of an all-in hand, face down until every table has
+        finished (cdc 2.7)."""
+        self.waiting_reason = ""
+        self.hand_for_hand = False
+        self.private_holes: list[dict[str, Any]] = []
+        """Every hole card of the last hands, for the director only (cdc 10.6: folded hands
+        may be looked at for a collusion check). In memory, never sent to a player."""
         self.inbox: asyncio.Queue[tuple[str, Client | None, Any]] = asyncio.Queue()
         self.seats: dict[int, SeatState] = {}
         self.watchers: dict[str, Watcher] = {}
@@ -319,6 +384,8 @@ class TableActor:
         elif kind == "msg":
             assert client is not None
             self._command(client, payload)
+        elif kind.startswith("t_") or kind == "attach":
+            self._directed(kind, client, payload)
 
     def _watch(self, client: Client, last_seq: int | None) -> None:
         seat = self._seat_of(client)
@@ -632,6 +699,143 @@ class TableActor:
             )
         )
 
+    # ------------------------------------------------------------------ tournament
+
+    def _directed(self, kind: str, client: Client | None, payload: Any) -> None:
+        """Commands from the tournament host (never from a connection directly)."""
+        if kind == "attach":  # a registered player's connection, to the seat he holds
+            assert client is not None
+            seat = self._seat_of(client)
+            if seat is None:
+                watcher = self.watchers.setdefault(client.cid, Watcher(client=client, seat=None))
+                self._resync(watcher, payload)
+                return
+            watcher = self.watchers.get(client.cid) or Watcher(client=client, seat=seat)
+            watcher.seat = seat
+            self.watchers[client.cid] = watcher
+            self._resync(watcher, payload)
+            self._connect(seat, client)
+        elif kind == "t_seat":
+            seat, pid, name, stack, waits = payload
+            if seat in self.seats:
+                log.error("table %s: seat %s is taken, %s not seated", self.table, seat, pid)
+                return
+            state = self.seats[seat] = SeatState(
+                seat=seat,
+                pid=pid,
+                name=name,
+                stack=stack,
+                time_bank=self.config.time_bank_seconds,
+            )
+            if waits:
+                self.hold_button.add(pid)
+            self._emit([("seat", self._seat_payload(state, "seated"))])
+            self._save_snapshot()
+        elif kind == "t_remove":
+            seat, pid, status = payload
+            leaving = self.seats.get(seat)
+            if leaving is None or leaving.pid != pid:
+                return
+            state = leaving
+            if self._in_hand() and str(seat) in (self.hand.index if self.hand else {}):
+                log.error("table %s: %s removed during a hand", self.table, pid)
+            del self.seats[seat]
+            self.hold_button.discard(pid)
+            for cid, watcher in list(self.watchers.items()):
+                if watcher.seat == seat:
+                    del self.watchers[cid]
+            self._emit([("seat", self._seat_payload(state, status))])
+            self._save_snapshot()
+        elif kind == "t_stack":
+            if self._in_hand():
+                self.between_ops.append((kind, payload))
+                return
+            self._set_stack(*payload)
+        elif kind == "t_deal":
+            self.directive = payload
+            self.awaiting_deal = False
+            if self.phase in (TablePhase.WAITING, TablePhase.BETWEEN):
+                self._start_hand()
+        elif kind == "t_wait":
+            self.waiting_reason = str(payload)
+            self.awaiting_deal = True
+        elif kind == "t_reveal":
+            held, self.held = self.held, None
+            if held is not None and self.hand is not None:
+                self._after_engine(held, acted=-1)
+        elif kind == "t_note":
+            self._emit([("chat_event", {"seat": None, "player": "director", "text": payload})])
+        elif kind == "t_penalty":
+            pid, hands = payload
+            self.dead_hands[pid] = self.dead_hands.get(pid, 0) + hands
+        elif kind == "t_close":
+            for watcher in list(self.watchers.values()):
+                if watcher.seat is not None:
+                    self.watchers.pop(watcher.client.cid, None)
+            self.seats.clear()
+            self.phase = TablePhase.CLOSED
+
+    def _set_stack(self, seat: int, pid: str, amount: int, note: str, relative: bool) -> None:
+        state = self.seats.get(seat)
+        if state is None or state.pid != pid:
+            log.error("table %s: no %s in seat %s for a stack change", self.table, pid, seat)
+            return
+        state.stack = state.stack + amount if relative else amount
+        payload = self._seat_payload(state, "stack")
+        self._emit([("seat", payload)])
+        if note:
+            self._emit([("chat_event", {"seat": None, "player": "director", "text": note})])
+        self._save_snapshot()
+
+    def _directed_dealt_in(self, players: list[int], positions: Positions) -> list[int]:
+        """Seats dealt in at a tournament table: a newcomer (moved or late) waits while
+        strictly between the button and the big blind (tda 7); a ``waits_for_button`` arrival
+        also on the button and the small blind (ligue art. 3, tda 10-A)."""
+        max_seats = self.config.max_seats
+        out = []
+        for s in players:
+            state = self.seats[s]
+            if (
+                state.pid in self.hold_button
+                and (s - positions.button) % max_seats
+                < (positions.big_blind - positions.button) % max_seats
+            ):
+                continue
+            if (
+                state.new
+                and self.positions is not None
+                and waits_as_newcomer(s, positions, max_seats)
+            ):
+                continue
+            out.append(s)
+        return out if len(out) >= 2 else players
+
+    def _report(self, hand: Hand | None, stacks: dict[int, int], cancelled: bool) -> HandReport:
+        assert self.positions is not None
+        busts: list[tuple[str, int, int, tuple[str, ...]]] = []
+        if hand is not None and not cancelled:
+            takers: dict[str, set[str]] = {}
+            for e in hand.events:
+                if isinstance(e, ev.PotAwarded):
+                    for p in e.eligible:
+                        takers.setdefault(p, set()).update(w for w in e.winners if w != p)
+                if isinstance(e, ev.HandEnded):
+                    for player, start in e.busted:
+                        seat = int(player)
+                        by = tuple(sorted(self.seats[int(w)].pid for w in takers.get(player, ())))
+                        busts.append((self.seats[seat].pid, seat, start, by))
+        return HandReport(
+            hand_no=self.hand_no,
+            positions=self.positions,
+            stacks={
+                s.seat: (s.pid, stacks.get(s.seat, s.stack))
+                for s in self.seats.values()
+                if stacks.get(s.seat, s.stack) > 0
+            },
+            busts=tuple(busts),
+            cancelled=cancelled,
+        )
+
     # ------------------------------------------------------------------ dealing
 
     def _present(self, state: SeatState) -> bool:
@@ -640,18 +844,28 @@ class TableActor:
     def _maybe_schedule_deal(self) -> None:
         if self.phase is not TablePhase.WAITING:
             return
+        if self.director is not None:
+            # a tournament deals when the director says so, present or not (cdc 1.8: absent
+            # players are dealt in and blinded)
+            if self.timers.next_hand is None and not self.awaiting_deal:
+                self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
+            return
         present = [s for s in self.seats.values() if self._present(s)]
         if len(present) >= self.config.min_players and self.timers.next_hand is None:
             self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
 
     def _start_hand(self) -> None:
         self.timers.next_hand = None
+        if self.director is not None:
+            self._start_directed_hand()
+            return
         players = sorted(s.seat for s in self.seats.values() if s.stack > 0)
         present = [s for s in players if self._present(self.seats[s])]
         if len(present) < self.config.min_players or len(players) < 2:
             if self.phase is TablePhase.BETWEEN:
                 self._goto(TablePhase.WAITING)
             return
+        replaying = self.replay_positions is not None
         if self.replay_positions is not None:
             positions = self.replay_positions  # cdc 5.4: the cancelled hand is replayed
             self.replay_positions = None
@@ -671,7 +885,7 @@ class TableActor:
             )
         ]
         veterans = [s for s in players if not self.seats[s].new]
-        if len(veterans) <= 1:
+        if len(veterans) <= 1 and not (replaying and len(dealt_in) >= 2):
             # at most one player left who played here: the game had stopped. If newcomers
             # waited for the button it would never pass and the table would stall, and the
             # last positions mean nothing to the newcomers (the small blind slot could even
@@ -684,8 +898,37 @@ class TableActor:
             # heads-up while a newcomer waits: the heads-up rule applies to the two dealt in
             # (cdc 4.4): the big blind advances, the other player is button and small blind
             positions = next_positions(self.positions, dealt_in, self.config.max_seats)
+        self._open_hand(positions, dealt_in, self.hand_no + 1)
+
+    def _start_directed_hand(self) -> None:
+        directive = self.directive
+        if directive is None:
+            if not self.awaiting_deal and self.phase is not TablePhase.CLOSED:
+                self.awaiting_deal = True
+                if self.phase is TablePhase.BETWEEN:
+                    self._goto(TablePhase.WAITING)
+                assert self.director is not None
+                self.director.ready(self)
+            return
+        self.directive = None
+        self.waiting_reason = ""
+        players = sorted(s.seat for s in self.seats.values() if s.stack > 0)
+        if len(players) < 2:
+            log.error("table %s: a deal with %s", self.table, players)
+            return
+        self.blinds = directive.blinds
+        positions = directive.positions
+        dealt_in = self._directed_dealt_in(players, positions)
+        for s in dealt_in:
+            self.hold_button.discard(self.seats[s].pid)
+        self._open_hand(positions, dealt_in, directive.hand_no, directive.hand_for_hand)
+
+    def _open_hand(
+        self, positions: Positions, dealt_in: list[int], hand_no: int, hand_for_hand: bool = False
+    ) -> None:
+        self.hand_for_hand = hand_for_hand
         self.positions = positions
-        self.hand_no += 1
+        self.hand_no = hand_no
         self.start_stacks = {s: self.seats[s].stack for s in dealt_in}
         self.dealt = self.dealer.new_hand(dealt_in, positions.button, self.config.max_seats)
         self._goto(TablePhase.CUT)
@@ -706,7 +949,7 @@ class TableActor:
                         "button": positions.button,
                         "small_blind": sb_seat,
                         "big_blind": positions.big_blind,
-                        "blinds": [self.config.sb, self.config.bb, self.config.ante],
+                        "blinds": [self.blinds.sb, self.blinds.bb, self.blinds.ante],
                         "stacks": {str(s): self.seats[s].stack for s in dealt_in},
                         "commitment": self.dealt.root,
                     },
@@ -763,6 +1006,8 @@ class TableActor:
         self.timers.cut = None
         dealt_in = sorted(self.start_stacks)
         present = [s for s in dealt_in if s in self.seats and self._present(self.seats[s])]
+        if self.director is not None:
+            present = [s for s in dealt_in if s in self.seats]
         if len(present) < 2:
             # everyone (or all but one) left before the deal: nothing was posted yet; the
             # hand is called off and dealt again when players are back (cdc 2.2)
@@ -782,20 +1027,19 @@ class TableActor:
         self.dealt.cut(cut)
         for s in dealt_in:
             self.seats[s].new = False
+        for pid in [p for p, n in self.dead_hands.items() if n > 0]:
+            if any(self.seats[s].pid == pid for s in dealt_in):
+                self.dead_hands[pid] -= 1  # cdc 11.1: a missed hand served
         setup = HandSetup(
             profile=self.profile,
-            blinds=Blinds(
-                sb=self.config.sb,
-                bb=self.config.bb,
-                ante=self.config.ante,
-                ante_format=AnteFormat(self.config.ante_format),
-            ),
+            blinds=self.blinds,
             seats=tuple(
                 SeatSetup(
                     player=str(s),
                     seat=s,
                     stack=self.seats[s].stack,
-                    dead=not self._present(self.seats[s]),
+                    dead=not self._present(self.seats[s])
+                    or self.dead_hands.get(self.seats[s].pid, 0) > 0,
                 )
                 for s in dealt_in
             ),
@@ -807,6 +1051,10 @@ class TableActor:
         )
         self.hand = Hand(setup)
         names = {s: self.seats[s].name for s in dealt_in}
+        if self.director is not None:
+            holes = {names[s]: [card_name(c) for c in self.dealt.hole(s)] for s in dealt_in}
+            self.private_holes.append({"hand": self.hand_no, "holes": holes})
+            del self.private_holes[:-50]
         self.log = HandLog(self.hand_no, self.start_stacks, names)
         self._goto(TablePhase.BETTING)
         self._after_engine(list(self.hand.events), acted=-1)
@@ -816,6 +1064,36 @@ class TableActor:
     def _after_engine(self, events: list[ev.Event], acted: int) -> None:
         hand = self.hand
         assert hand is not None and self.log is not None
+        if self.hand_for_hand and self.director is not None and self.held is None:
+            face_up = next((k for k, e in enumerate(events) if isinstance(e, ev.FaceUp)), -1)
+            if face_up >= 0:
+                # cdc 2.7: hand-for-hand, all-in hands stay face down until every table has
+                # finished its hand; the director reveals them (t_reveal)
+                self.held = events[face_up:]
+                events = events[:face_up]
+                out, notices = self.log.translate(
+                    events, lambda player: hand.committed[hand.index[player]]
+                )
+                for seat, kind, text, rule in notices:
+                    self._notice(seat, kind, text, rule)
+                if out:
+                    self._emit(out)
+                self.timers.action = None
+                self._acting_seat = -1
+                for watcher in list(self.watchers.values()):
+                    watcher.client.deliver(
+                        encode(
+                            m.Notice(
+                                table=self.table,
+                                kind="hand_for_hand_hold",
+                                text="all-in: hands stay face down until every table has "
+                                "finished its hand",
+                                rule="cdc-2.7",
+                            )
+                        )
+                    )
+                self.director.allin(self)
+                return
         out, notices = self.log.translate(events, lambda player: hand.committed[hand.index[player]])
         for seat, kind, text, rule in notices:
             self._notice(seat, kind, text, rule)
@@ -925,6 +1203,7 @@ class TableActor:
                 self.store.save_hand_record(self.table, self.hand_no, record)
             record_ref = f"/api/hands/{self.table}/{self.hand_no}.json"
             self._send_hole_proofs(record)
+        report = self._report(None if cancelled else hand, stacks, cancelled)
         events: list[tuple[str, dict[str, Any]]] = [
             (
                 "hand_end",
@@ -951,14 +1230,25 @@ class TableActor:
         self.held_chat = []
         self._goto(TablePhase.BETWEEN)
         self._emit(events)
+        ops, self.between_ops = self.between_ops, []
+        for _kind, payload in ops:
+            self._set_stack(*payload)
         self._save_snapshot()
         self._flush_spectators()
         self.hands_played += 1
-        self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
         self.hand_ended.set()
         self.hand_ended = asyncio.Event()
         if self.on_hand_end is not None:
             self.on_hand_end(self)
+        if self.director is not None:
+            self.director.hand_ended(self, report)
+            self._maybe_schedule_deal_after_hand()
+        else:
+            self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
+
+    def _maybe_schedule_deal_after_hand(self) -> None:
+        if self.phase is TablePhase.BETWEEN and not self.awaiting_deal:
+            self.timers.next_hand = self.clock.now() + self.config.next_hand_seconds
 
     def _send_hole_proofs(self, record: dict[str, Any]) -> None:
         assert self.dealt is not None
@@ -986,10 +1276,10 @@ class TableActor:
             "started_at": self.clock.wall(),
             "tournament": None,
             "blinds": {
-                "sb": self.config.sb,
-                "bb": self.config.bb,
-                "ante": self.config.ante,
-                "ante_format": self.config.ante_format,
+                "sb": self.blinds.sb,
+                "bb": self.blinds.bb,
+                "ante": self.blinds.ante,
+                "ante_format": self.blinds.ante_format.value,
             },
             "max_seats": self.config.max_seats,
             "button": self.positions.button,

@@ -39,8 +39,8 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
     state: dict[str, Any] = {
         "name": actor.config.name,
         "profile": actor.profile.id,
-        "blinds": [actor.config.sb, actor.config.bb, actor.config.ante],
-        "ante_format": actor.config.ante_format,
+        "blinds": [actor.blinds.sb, actor.blinds.bb, actor.blinds.ante],
+        "ante_format": actor.blinds.ante_format.value,
         "max_seats": actor.config.max_seats,
         "denominations": list(actor.config.denominations),
         "phase": actor.phase.value if live else "between",

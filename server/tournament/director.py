@@ -194,6 +194,7 @@ class Director:
         self._dealt = 0
         self._next_table_id = 1
         self._results: tuple[Result, ...] = ()
+        self._paused = False
         self._races = [
             (lv.index, lv.chip_race, config.denominations_at(lv.index)[0])
             for lv in config.levels
@@ -591,6 +592,64 @@ class Director:
         out += self._rank_and_report([[e]])
         return out + self._settle(now)
 
+    # ================================================================== director's console
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    def pause(self, now: float) -> list[Decision]:
+        """The director stops the tournament clock (tables go on dealing at this level)."""
+        out = self._tick(now)
+        self._paused = True
+        out += self._clock_events(self.clock.stop(now), now)
+        return out + self._settle(now)
+
+    def resume(self, now: float) -> list[Decision]:
+        self._paused = False
+        if self._hfh is None and self.phase is not Phase.REGISTERING:
+            self.clock.resume(now)
+        return self.tick(now)
+
+    def adjust_stack(self, player_id: str, stack: int) -> None:
+        """The director corrects a stack between the player's hands (the reason is logged by
+        the coordinator). Raises :class:`PhaseError` during the player's hand."""
+        e = self._entry(player_id)
+        if e.out or e.table is None or stack <= 0:
+            raise PhaseError(f"{player_id} holds no seat with chips")
+        if self._tables[e.table].status is _Status.DEALT:
+            raise PhaseError(f"{player_id} is in a hand")
+        e.stack = stack
+
+    def move(self, player_id: str, to_table: int, to_seat: int) -> MovePlayer | None:
+        """The director moves a player by hand (both tables between hands, the seat free).
+        None when it cannot be done now."""
+        e = self._entry(player_id)
+        if e.out or e.table is None or e.seat is None or e.table == to_table:
+            return None
+        src, dst = self._tables[e.table], self._tables.get(to_table)
+        if dst is None or dst.status in (_Status.DEALT, _Status.CLOSED):
+            return None
+        if src.status is _Status.DEALT or to_seat in dst.seats:
+            return None
+        if not 1 <= to_seat <= dst.max_seats:
+            return None
+        from_seat = e.seat
+        self._unplace(src, from_seat)
+        self._place(dst, to_seat, player_id)
+        return MovePlayer(
+            player_id=player_id,
+            from_table=src.id,
+            from_seat=from_seat,
+            to_table=dst.id,
+            to_seat=to_seat,
+            stack=e.stack,
+        )
+
+    def busy(self, table_id: int) -> bool:
+        """True while the table plays a hand."""
+        return self._table(table_id).status is _Status.DEALT
+
     # ================================================================== clock
 
     def tick(self, now: float) -> list[Decision]:
@@ -884,7 +943,7 @@ class Director:
         self._hfh = want
         if want is None:
             self._fire(PhaseEvent.HAND_FOR_HAND_OFF)
-            if self.phase is not Phase.BREAK:
+            if self.phase is not Phase.BREAK and not self._paused:
                 self.clock.resume(now)  # cdc 2.7: the clock restarts normally afterwards
             return [HandForHand(on=False, reason=None, remaining=self._alive)]
         if was is None:
