@@ -454,7 +454,8 @@ class Gateway:
             return
         if isinstance(message, m.JoinTable):
             actor = self._table(message.table)
-            if message.table not in conn.invites:
+            public = "tournament" in actor.config.extra  # tournament tables: anyone may watch
+            if message.table not in conn.invites and not public:
                 raise ProtocolError(ErrorCode.BAD_TOKEN, "you need this table's invite link")
             conn.tables.add(message.table)
             actor.post("watch", conn, message.last_seq)

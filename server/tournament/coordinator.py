@@ -204,7 +204,8 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
     d = loop.director
     level = d.level
     counts = d.table_counts()
-    stacks = [d.stack(pid) for t in counts for pid in d.seating(t).values()]
+    seated = [(t, seat, pid) for t in counts for seat, pid in d.seating(t).items()]
+    stacks = [d.stack(pid) for _, _, pid in seated]
     ends = d.next_deadline()
     blinds = level.blinds
     return {
@@ -224,6 +225,9 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
         "hand_for_hand": d.hand_for_hand is not None,
         "tables": [[t, n] for t, n in sorted(counts.items())],
         "registered": sorted(loop.names.values())[:200],
+        "players": [
+            [pid, loop.names.get(pid, pid), t, seat, d.stack(pid)] for t, seat, pid in seated[:500]
+        ],
         "results": [
             [r.place, loop.names.get(r.player_id, r.player_id), r.prize, r.points]
             for r in (loop.finished.results if loop.finished else ())

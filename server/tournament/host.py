@@ -532,6 +532,10 @@ class TournamentHost:
         state["tables"] = [
             [self.table_name(t), n] for t, n in state.get("tables", []) if isinstance(t, int)
         ]
+        state["players"] = [
+            [pid, name, self.table_name(t), seat, stack]
+            for pid, name, t, seat, stack in state.get("players", [])
+        ]
         pid = client.pid
         where = self.where.get(pid) if pid else None
         state["you"] = (
