@@ -90,8 +90,15 @@ class Bot:
         rng: random.Random | None = None,
         compression: str | None = None,
         trace: int = 0,
+        urls: Sequence[str] = (),
     ) -> None:
         self.url = url
+        self.urls = [u for u in urls if u]
+        """Other servers of the same deployment, tried in turn when ``url`` refuses to
+        reconnect (its process died: another one took its tables over)."""
+        self._refused: dict[str, float] = {}
+        """When each server last refused a connection (monotonic)."""
+        self._refollow: asyncio.Task[None] | None = None
         self.strategy = strategy
         self.nickname = nickname
         self.stats = stats or Stats()
@@ -152,9 +159,9 @@ class Bot:
 
     # ------------------------------------------------------------------ connection
 
-    async def _open(self) -> ClientConnection:
+    async def _open(self, url: str | None = None) -> ClientConnection:
         ws = await websockets.connect(
-            self.url,
+            url or self.url,
             max_size=2**20,
             compression=self.compression,
             ping_interval=None,
@@ -255,6 +262,13 @@ class Bot:
     async def _on_moved(self, msg: m.Moved) -> None:
         """The director moved us: a new table (and a new mirror: its own sequence)."""
         self.moves += 1
+        refused = self._refused.get(msg.url) if msg.url else None
+        if refused is not None and time.monotonic() - refused < 5.0:
+            # sent to a server that just refused us: its process died, and the server taking
+            # its tables over moves us again; ask again in a while meanwhile
+            if self._refollow is None or self._refollow.done():
+                self._refollow = asyncio.create_task(self._follow_later(1.0))
+            return
         if msg.url and msg.url != self.url:
             # the new table runs on another server process: reconnect there, same token
             self.url = msg.url
@@ -273,6 +287,11 @@ class Bot:
         self._in_flight.clear()
         self._progress.set()
 
+    async def _follow_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        if not self._closing and self.tournament is not None and self.player_token is not None:
+            await self.send(m.FollowTournament(tournament=self.tournament, token=self.player_token))
+
     async def play_tournament(self, seconds: float | None = None) -> bool:
         """Play until busted or the tournament is finished. True if it ended either way."""
         deadline = None if seconds is None else time.monotonic() + seconds
@@ -290,6 +309,8 @@ class Bot:
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(), 2)
+        if self._refollow is not None:
+            self._refollow.cancel()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -464,15 +485,20 @@ class Bot:
 
     async def _reconnect(self) -> bool:
         delay = 0.05
-        for _ in range(20):
+        candidates = [self.url, *(u for u in self.urls if u != self.url)]
+        for attempt in range(20 * len(candidates)):
             if self._closing:
                 return False
+            url = candidates[attempt % len(candidates)]
             try:
-                self.ws = await self._open()
+                self.ws = await self._open(url)
             except (OSError, TimeoutError, websockets.InvalidHandshake):
-                await asyncio.sleep(delay)
-                delay = min(2.0, delay * 2)
+                self._refused[url] = time.monotonic()
+                if attempt % len(candidates) == len(candidates) - 1:
+                    await asyncio.sleep(delay)
+                    delay = min(2.0, delay * 2)
                 continue
+            self.url = url
             self.stats.reconnects += 1
             self._in_flight.clear()
             self._latency_from = None

@@ -17,13 +17,17 @@ import os
 import secrets
 import signal
 import sys
+import time
 from pathlib import Path
 
 from server.dealing import Signer
 from server.gateway.app import Gateway
+from server.gateway.auth import NonceBook, TokenAuthority
 from server.store import Store
 from server.table.clock import AcceleratedClock, Clock, RealClock
 from server.table.config import TableConfig
+from server.tournament.live import load_tournament
+from server.tournament.redis_coordinator import RedisLink
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -59,7 +63,35 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=os.environ.get("PUBLIC_URL", ""),
         help="base URL printed in invite links (default http://HOST:PORT)",
     )
+    add_redis_args(parser)
+    parser.add_argument(
+        "--process-id",
+        default=os.environ.get("BRASSEUR_PROCESS_ID", ""),
+        help="this process's name among the processes sharing --redis (default host:pid)",
+    )
     return parser.parse_args(argv)
+
+
+def add_redis_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("BRASSEUR_REDIS", ""),
+        help="run tournaments across every process sharing this Redis (redis://HOST:PORT/DB)",
+    )
+    parser.add_argument(
+        "--redis-prefix",
+        default=os.environ.get("BRASSEUR_REDIS_PREFIX", "brasseur"),
+        help="prefix of every Redis key (one per deployment)",
+    )
+
+
+def ws_url(host: str, port: int, public_url: str) -> str:
+    """Where players reach this process's websocket (sent to them with ``moved``)."""
+    if public_url:
+        scheme, _, rest = public_url.rstrip("/").partition("://")
+        return f"{'wss' if scheme == 'https' else 'ws'}://{rest}/ws"
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    return f"ws://{shown}:{port}/ws"
 
 
 async def amain(args: argparse.Namespace) -> None:
@@ -74,8 +106,17 @@ async def amain(args: argparse.Namespace) -> None:
         "time_bank_seconds": args.time_bank_seconds,
     }
     clock: Clock = RealClock() if args.clock_speed == 1.0 else AcceleratedClock(args.clock_speed)
+    link = None
+    if args.redis:
+        url = ws_url(args.host, args.port, args.public_url)
+        link = RedisLink(args.redis, args.process_id, url, prefix=args.redis_prefix)
     gateway = Gateway(
-        store, signer, clock=clock, max_tables=args.max_tables, table_defaults=timings
+        store,
+        signer,
+        clock=clock,
+        max_tables=args.max_tables,
+        table_defaults=timings,
+        redis=link,
     )
     restored = gateway.restore_tables()
     tournaments = gateway.restore_tournaments()
@@ -120,11 +161,14 @@ def tournament_command(argv: list[str]) -> int:
     parser.add_argument("--data", default=os.environ.get("BRASSEUR_DATA", "brasseur-data"))
     parser.add_argument("--public-url", default=os.environ.get("PUBLIC_URL", ""))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    add_redis_args(parser)
     args = parser.parse_args(argv)
     text = Path(args.config).read_text("utf-8")
     tid = args.id or secrets.token_hex(3)
     if not tid.replace("_", "").isalnum() or len(tid) > 24:
         parser.error("--id: letters, digits and _ only (24 at most)")
+    if args.redis:
+        return redis_tournament(args, tid, text)
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     store = Store(data / "brasseur.sqlite")
@@ -141,6 +185,27 @@ def tournament_command(argv: list[str]) -> int:
     print(f"Players register at:  {base}/?tournament={tid}")
     print(f"Director's console:   {gateway.director_link(tid, base)}")
     store.close()
+    return 0
+
+
+def redis_tournament(args: argparse.Namespace, tid: str, text: str) -> int:
+    """``tournament create --redis URL``: record the tournament in Redis; every server process
+    of the deployment runs it from its next start."""
+    try:
+        load_tournament(text)
+    except Exception as exc:  # a bad TOML or configuration: say which
+        print(f"error: {args.config}: {exc}", file=sys.stderr)
+        return 2
+    link = RedisLink(args.redis, "cli", "", prefix=args.redis_prefix)
+    link.add_tournament(tid, text)
+    nonces: dict[str, str] = {}
+    secret = bytes.fromhex(link.token_secret())
+    auth = TokenAuthority(secret, time.time, NonceBook(nonces.get, nonces.__setitem__))
+    base = (args.public_url or f"http://localhost:{args.port}").rstrip("/")
+    print(f"Tournament {tid!r} created in {args.redis} (start or restart the servers to run it)")
+    print(f"Players register at:  {base}/?tournament={tid}")
+    print(f"Director's console:   {base}/?tournament={tid}&director={auth.director(tid)}")
+    link.close()
     return 0
 
 

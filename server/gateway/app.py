@@ -39,6 +39,7 @@ from server.table.clock import Clock, RealClock
 from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
 from server.tournament.live import LiveTournament, load_tournament
+from server.tournament.redis_coordinator import RedisLink
 
 __all__ = ["Gateway", "Metrics"]
 
@@ -159,13 +160,17 @@ class Gateway:
         public_url: str = "",
         max_tables: int = 2000,
         table_defaults: dict[str, Any] | None = None,
+        redis: RedisLink | None = None,
     ) -> None:
         self.store = store
+        self.redis = redis
+        """Tournaments shared with other processes through this Redis (None: in-memory)."""
         self.signer = signer
         self.clock = clock or RealClock()
         self.name = name
         self.public_url = public_url
-        secret_hex = store.get_meta("token_secret")
+        # with Redis, one secret for every process: a player's token works on any of them
+        secret_hex = redis.token_secret() if redis is not None else store.get_meta("token_secret")
         if secret_hex is None:
             secret_hex = secrets.token_hex(32)
             store.set_meta("token_secret", secret_hex)
@@ -207,6 +212,9 @@ class Gateway:
     def add_tournament(self, tid: str, text: str) -> LiveTournament:
         """Record a tournament (its TOML) in the store; it runs from the next start."""
         load_tournament(text)  # raises on a bad configuration
+        if self.redis is not None:
+            self.redis.add_tournament(tid, text)
+            return self._run_tournament(tid, text)
         known = json.loads(self.store.get_meta("tournaments") or "[]")
         if tid not in known:
             known.append(tid)
@@ -215,6 +223,20 @@ class Gateway:
         return self._run_tournament(tid, text)
 
     def _run_tournament(self, tid: str, text: str) -> LiveTournament:
+        if self.redis is not None:
+            live = LiveTournament.redis(
+                tid,
+                text,
+                link=self.redis,
+                clock=self.clock,
+                dealer=lambda: CsprngDealer(self.signer),
+                auth=self.auth,
+                add_table=lambda actor: self.tables.__setitem__(actor.table, actor),
+                drop_table=self._drop_table,
+                persist=self.store.set_meta,
+            )
+            self.tournaments[tid] = live
+            return live
         live = LiveTournament.local(
             tid,
             text,
@@ -230,13 +252,22 @@ class Gateway:
         return live
 
     def restore_tournaments(self) -> list[LiveTournament]:
-        """Tournaments recorded in the store, opened for registration again (a tournament in
-        progress when the process stopped is not resumed in-memory: see docs/operations.md)."""
+        """Tournaments recorded in the store and not started yet, open for registration. A
+        tournament that had started when the process stopped is not resumed by the in-memory
+        coordinator (its director's state died with the process): it is logged and left in
+        the store (docs/tournaments.md; Redis mode keeps tournaments through a restart)."""
+        if self.redis is not None:  # the tournaments and their state live in Redis
+            return [self._run_tournament(tid, text) for tid, text in self.redis.tournaments()]
         out = []
+        started = {cfg.get("extra", {}).get("tournament") for _, cfg in self.store.tables()}
         for tid in json.loads(self.store.get_meta("tournaments") or "[]"):
             text = self.store.get_meta(f"tournament:{tid}:config")
-            if text and self.store.get_meta(f"tournament:{tid}:results.json") is None:
-                out.append(self._run_tournament(tid, text))
+            if not text or self.store.get_meta(f"tournament:{tid}:results.json") is not None:
+                continue
+            if tid in started:
+                log.warning("tournament %s was interrupted: not resumed in-memory", tid)
+                continue
+            out.append(self._run_tournament(tid, text))
         return out
 
     def _add_tournament_table(self, actor: TableActor) -> None:
@@ -275,6 +306,8 @@ class Gateway:
     async def close(self) -> None:
         for actor in self.tables.values():
             await actor.stop()
+        for live in self.tournaments.values():
+            live.close()
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()

@@ -762,6 +762,9 @@ class TableActor:
         elif kind == "t_reveal":
             held, self.held = self.held, None
             if held is not None and self.hand is not None:
+                # revealed: the rest of the hand is played face up (held again, the all-in
+                # would be reported again and revealed again, forever)
+                self.hand_for_hand = False
                 self._after_engine(held, acted=-1)
         elif kind == "t_note":
             self._emit([("chat_event", {"seat": None, "player": "director", "text": payload})])
@@ -1027,20 +1030,22 @@ class TableActor:
         self.dealt.cut(cut)
         for s in dealt_in:
             self.seats[s].new = False
-        for pid in [p for p, n in self.dead_hands.items() if n > 0]:
-            if any(self.seats[s].pid == pid for s in dealt_in):
-                self.dead_hands[pid] -= 1  # cdc 11.1: a missed hand served
+        penalised = {self.seats[s].pid for s in dealt_in if self.dead_hands.get(self.seats[s].pid)}
+        for pid in penalised:
+            self.dead_hands[pid] -= 1  # cdc 11.1: a missed hand served
+        dead = {
+            s: not self._present(self.seats[s]) or self.seats[s].pid in penalised for s in dealt_in
+        }
+        if all(dead.values()):
+            # nobody here (a tournament table whose players are still on their way from
+            # another table or server): the hand is dealt live and played by the action
+            # clock, every absent player checking or folding (an all-dead hand cannot be dealt)
+            dead = dict.fromkeys(dealt_in, False)
         setup = HandSetup(
             profile=self.profile,
             blinds=self.blinds,
             seats=tuple(
-                SeatSetup(
-                    player=str(s),
-                    seat=s,
-                    stack=self.seats[s].stack,
-                    dead=not self._present(self.seats[s])
-                    or self.dead_hands.get(self.seats[s].pid, 0) > 0,
-                )
+                SeatSetup(player=str(s), seat=s, stack=self.seats[s].stack, dead=dead[s])
                 for s in dealt_in
             ),
             button=self.positions.button,

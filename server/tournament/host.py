@@ -461,20 +461,7 @@ class TournamentHost:
             for pid in a.seats.values():
                 self._attach(pid, reason, came_from.get(pid))
             return
-        config = TableConfig(
-            table_id=self.table_name(a.table_id),
-            name=f"{self.config.name} — table {a.table_id}",
-            profile=self.config.profile,
-            max_seats=a.max_seats,
-            starting_stack=self.config.starting_stack,
-            denominations=self.config.denominations,
-            action_seconds=self.settings.action_seconds,
-            time_bank_seconds=self.settings.time_bank_seconds,
-            cut_seconds=self.settings.cut_seconds,
-            next_hand_seconds=self.settings.next_hand_seconds,
-            showdown_seconds=self.settings.showdown_seconds,
-            extra={"tournament": self.tid},
-        )
+        config = self.table_config(a.table_id, a.max_seats)
         actor = TableActor(config, self.clock, self.dealer(), store=self.store)
         actor.director = self
         self.tables[a.table_id] = actor
@@ -484,6 +471,31 @@ class TournamentHost:
         actor.start()
         for pid in a.seats.values():
             self._attach(pid, reason, came_from.get(pid))
+
+    def table_config(self, table: int, max_seats: int) -> TableConfig:
+        """The configuration of one of the tournament's tables (the same in every process: a
+        process taking over the tables of a dead one rebuilds them with it)."""
+        return TableConfig(
+            table_id=self.table_name(table),
+            name=f"{self.config.name} — table {table}",
+            profile=self.config.profile,
+            max_seats=max_seats,
+            starting_stack=self.config.starting_stack,
+            denominations=self.config.denominations,
+            action_seconds=self.settings.action_seconds,
+            time_bank_seconds=self.settings.time_bank_seconds,
+            cut_seconds=self.settings.cut_seconds,
+            next_hand_seconds=self.settings.next_hand_seconds,
+            showdown_seconds=self.settings.showdown_seconds,
+            extra={"tournament": self.tid},
+        )
+
+    def reattach(self, table: int) -> None:
+        """Put the connections held here of the players seated at ``table`` back on their
+        seats, or send them to the process now running it (the table was taken over)."""
+        for pid, where in list(self.where.items()):
+            if where.table == table and pid in self.clients:
+                self._attach(pid, "table recovered")
 
     def adopt(self, table: int, actor: TableActor) -> None:
         """Run a table recovered from the shared store (another process died)."""

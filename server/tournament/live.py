@@ -72,6 +72,48 @@ class LiveTournament:
         host.coordinator = coordinator
         return cls(tid, text, host, coordinator)
 
+    @classmethod
+    def redis(
+        cls,
+        tid: str,
+        text: str,
+        *,
+        link: Any,
+        clock: Clock,
+        dealer: Callable[[], Dealer],
+        auth: Any,
+        add_table: Callable[[TableActor], None],
+        drop_table: Callable[[str], None],
+        persist: Callable[[str, str], None],
+        settings: HostSettings | None = None,
+    ) -> LiveTournament:
+        """The tournament shared by every server process on the Redis of ``link`` (a
+        :class:`~server.tournament.redis_coordinator.RedisLink`): its tables keep their
+        snapshots in Redis, the director runs in the process holding its lease. Starts the
+        coordinator's tasks: call it from the running event loop."""
+        from .redis_coordinator import RedisCoordinator
+
+        config, parsed = load_tournament(text)
+        host = TournamentHost(
+            tid,
+            config,
+            settings or parsed,
+            clock=clock,
+            dealer=dealer,
+            store=None,
+            auth=auth,
+            add_table=add_table,
+            drop_table=drop_table,
+            persist=persist,
+            process=link.process,
+            url=link.ws_url,
+        )
+        coordinator = RedisCoordinator(link, tid, config, host, clock)
+        host.store = coordinator.store
+        host.coordinator = coordinator
+        coordinator.start()
+        return cls(tid, text, host, coordinator)
+
     def summary(self) -> dict[str, Any]:
         state = self.coordinator.state()
         return {

@@ -163,7 +163,7 @@ async def test_200_bots_play_a_tournament_to_one_winner_on_live_tables(
     assert audit.gap_violations == [], audit.gap_violations[:10]
     assert audit.moves > 10
     # hand-for-hand at the bubble (cdc 2.7)
-    assert audit.hfh_on >= 1 and audit.hfh_deals >= 2, (audit.hfh_on, audit.hfh_deals)
+    assert audit.hfh_on >= 1 and audit.hfh_deals >= 1, (audit.hfh_on, audit.hfh_deals)
 
     # results: every entry placed once, the winner holds every chip, prizes and points
     results = json.loads(store.get_meta("tournament:live:results.json") or "{}")
@@ -177,7 +177,7 @@ async def test_200_bots_play_a_tournament_to_one_winner_on_live_tables(
     final = ends[-1]
     assert sorted(v for v in final["stacks"].values() if v) == [PLAYERS * STACK]
     prizes = {r["place"]: r["prize"] for r in rows if r["prize"]}
-    assert prizes == {1: 500, 2: 300, 3: 200}
+    assert prizes == {1: 300, 2: 200, 3: 140, 4: 100, 5: 80, 6: 60, 7: 50, 8: 40, 9: 30}
     director = gateway.tournaments["live"].coordinator.loop.director
     expected_points = points_by_place(director.config.points, PLAYERS, 6)
     for r in rows:

@@ -1,0 +1,715 @@
+"""The Redis coordinator: one tournament across several server processes sharing a Redis.
+
+Every process runs a :class:`~server.tournament.host.TournamentHost` (its tables and its players'
+connections) and a :class:`RedisCoordinator`. What the tables and the players report goes into
+a Redis stream; the process holding the director's lease reads it, runs the
+:class:`~server.tournament.coordinator.DirectorLoop` and publishes every batch of decisions on a
+second stream that every process applies in order. The tournament state (the director with its
+table directory, counts, seat reservations, hand-for-hand barrier and moves) lives in Redis, so
+a process taking the lease over goes on exactly where the dead holder stopped.
+
+Keys, for the tournament prefix ``P`` (``{base}:t:{tid}``)::
+
+    P:config               the tournament's TOML
+    P:reports              stream of reports: msgpack [kind, data, process]
+    P:decisions            stream of decision batches (pickled, see _Batch)
+    P:director             the director's state (pickled _Directing), written fenced
+    P:lease, P:lease:epoch the director's lease (server.tournament.lease)
+    P:t0                   Redis time at the tournament's creation (the director's clock)
+    P:procs                hash process -> websocket url of every process seen
+    P:alive:{process}      the process's heartbeat (expires PROCESS_TTL_MS after its last one)
+    P:table:...            the tables' events, snapshots and hand records (RedisTableStore)
+    P:results.json/.csv    the results, once finished
+
+Exactly once: the holder reads reports after the last one it applied, handles them in memory
+and commits, in one Lua script that first checks it still holds the lease, the new director
+state (which records the last report applied and the table directory) together with the
+batch of decisions. A holder that dies before the commit has changed nothing: the next one
+handles the same reports again; a holder that lost its lease cannot commit.
+
+Tables: a new table is placed on the live process running the fewest tables. When a process's
+heartbeat expires, the holder gives its tables to live processes (an ``adopt`` entry in a
+batch). The new owner rebuilds each from its snapshot in Redis (``TableActor.recover``: the
+last completed hand, a hand cut by the crash cancelled with every bet returned, cdc 5.4) and
+reports what it found (``recovered``). The holder closes the hand the director still believes
+in play (the hand as completed if its record was saved, else cancelled with the start-of-hand
+stacks, so the chips always balance) and publishes the director's seating of the table
+(``sync``); the owner makes the recovered table match it (a move, a stack change the dead
+process never applied), starts it, and every process re-attaches the connections it holds of
+the table's players (a ``moved`` with the new process's url when it is another one).
+
+The pickles are trusted: only the server processes of the deployment write these keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import os
+import pickle
+import secrets
+import socket
+import time
+import types
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgpack
+import redis
+import redis.asyncio as aioredis
+
+from server.table.actor import TableActor
+from server.table.clock import Clock
+
+from .config import TournamentConfig
+from .coordinator import DirectorLoop, tournament_state
+from .decisions import FinalTable, Finished, TableAssignment
+from .director import Director
+from .host import TournamentHost
+from .lease import Lease
+from .redis_store import RedisTableStore
+from .results import results_csv, results_json
+
+__all__ = ["RedisCoordinator", "RedisLink", "close_recovered_hand"]
+
+log = logging.getLogger("brasseur.tournament")
+
+PROCESS_TTL_MS: Final = 3000
+"""A process whose heartbeat is older than this is dead: its tables are taken over."""
+HEARTBEAT_SECONDS: Final = 0.5
+LEASE_TTL_MS: Final = 3000
+REPORTS_PER_COMMIT: Final = 200
+STATE_EVERY: Final = 0.2
+"""The lobby state goes out with the decisions at most this often (seconds)."""
+CHECK_EVERY: Final = 0.5
+"""The holder looks for dead processes this often (seconds)."""
+UNKNOWN: Final = "?"
+"""Directory entry of a table this process ran before it restarted (never opened again)."""
+
+_COMMIT: Final = """
+if redis.call('get', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+redis.call('set', KEYS[2], ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('xadd', KEYS[3], '*', 'b', ARGV[3])
+end
+return 1
+"""
+"""KEYS: lease, director state, decisions stream. ARGV: owner, state, batch ('' for none).
+The director's state and its decisions, written together and only by the lease holder."""
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+def _stream_id(raw: bytes | str) -> tuple[int, int]:
+    ms, _, seq = _text(raw).partition("-")
+    return int(ms), int(seq or 0)
+
+
+# ---------------------------------------------------------------------- pickling
+
+
+class _Pickler(pickle.Pickler):
+    """The director's configuration is not pickled (every process parses the same TOML, and
+    it holds read-only mapping proxies), nor its random source (re-created on load)."""
+
+    def __init__(self, file: io.BytesIO, config: TournamentConfig, rng: object) -> None:
+        super().__init__(file, protocol=5)
+        self.config = config
+        self.rng = rng
+
+    def persistent_id(self, obj: Any) -> str | None:
+        if obj is self.config:
+            return "config"
+        if obj is self.config.rules:
+            return "rules"
+        if self.rng is not None and obj is self.rng:
+            return "rng"
+        return None
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is types.MappingProxyType:
+            return types.MappingProxyType, (dict(obj),)
+        return NotImplemented
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, config: TournamentConfig) -> None:
+        super().__init__(file)
+        self.config = config
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid == "config":
+            return self.config
+        if pid == "rules":
+            return self.config.rules
+        if pid == "rng":
+            return secrets.SystemRandom()
+        raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+
+
+def _dump(value: Any, config: TournamentConfig, rng: object = None) -> bytes:
+    buf = io.BytesIO()
+    _Pickler(buf, config, rng).dump(value)
+    return buf.getvalue()
+
+
+def _load(data: bytes, config: TournamentConfig) -> Any:
+    return _Unpickler(io.BytesIO(data), config).load()
+
+
+# ---------------------------------------------------------------------- the deployment
+
+
+class RedisLink:
+    """The Redis shared by the server processes of one deployment: its url, the key prefix,
+    and this process's name and websocket url (where players are sent to reach its tables)."""
+
+    def __init__(self, url: str, process: str, ws_url: str, prefix: str = "brasseur") -> None:
+        self.url = url
+        self.process = process or f"{socket.gethostname()}:{os.getpid()}"
+        self.ws_url = ws_url
+        self.prefix = prefix
+        self.client = redis.Redis.from_url(url)
+
+    def tournament_prefix(self, tid: str) -> str:
+        return f"{self.prefix}:t:{tid}"
+
+    def add_tournament(self, tid: str, text: str) -> None:
+        """Record a tournament (its TOML): every process runs it from its next start."""
+        p = self.tournament_prefix(tid)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.set(f"{p}:config", text)
+        pipe.sadd(f"{self.prefix}:tournaments", tid)
+        pipe.execute()
+
+    def tournaments(self) -> list[tuple[str, str]]:
+        """``(tid, toml)`` of the tournaments recorded and not finished."""
+        out = []
+        for raw in sorted(self.client.smembers(f"{self.prefix}:tournaments")):
+            tid = _text(raw)
+            p = self.tournament_prefix(tid)
+            text = self.client.get(f"{p}:config")
+            if text is not None and not self.client.exists(f"{p}:results.json"):
+                out.append((tid, _text(text)))
+        return out
+
+    def token_secret(self) -> str:
+        """The secret signing the players' tokens, the same in every process (hex)."""
+        key = f"{self.prefix}:token_secret"
+        self.client.set(key, secrets.token_hex(32), nx=True)
+        return _text(self.client.get(key) or b"")
+
+    def close(self) -> None:
+        self.client.close()
+
+
+# ---------------------------------------------------------------------- the director's state
+
+
+@dataclass
+class _Directing:
+    """What the lease holder keeps in ``P:director``."""
+
+    loop: DirectorLoop
+    last_report: str = "0-0"
+    """Id of the last report applied (the next holder reads after it)."""
+    directory: dict[int, str] = field(default_factory=dict)
+    """Table -> process running it."""
+    adopting: dict[int, str] = field(default_factory=dict)
+    """Tables given to a process that has not reported what it recovered yet."""
+
+
+def _batch(
+    decisions: list[Any] | None = None,
+    directory: dict[int, str] | None = None,
+    state: dict[str, Any] | None = None,
+    sync: dict[int, dict[int, list[Any]] | None] | None = None,
+    adopt: dict[int, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One entry of the decisions stream, applied by every process in this order: the
+    directory changes, the lobby state, the decisions, the seatings of recovered tables,
+    and the tables to take over."""
+    return {
+        "directory": directory or {},
+        "state": state,
+        "decisions": decisions or [],
+        "sync": sync or {},
+        "adopt": adopt or {},
+    }
+
+
+# ---------------------------------------------------------------------- the coordinator
+
+
+class RedisCoordinator:
+    """The coordinator of one tournament in one of several processes (see the module doc)."""
+
+    def __init__(
+        self,
+        link: RedisLink,
+        tid: str,
+        config: TournamentConfig,
+        host: TournamentHost,
+        clock: Clock,
+    ) -> None:
+        self.link = link
+        self.tid = tid
+        self.config = config
+        self.host = host
+        self.clock = clock
+        self.process = link.process
+        self.speed = float(getattr(clock, "speed", 1.0))
+        p = self.prefix = link.tournament_prefix(tid)
+        self.keys = types.SimpleNamespace(
+            reports=f"{p}:reports",
+            decisions=f"{p}:decisions",
+            director=f"{p}:director",
+            lease=f"{p}:lease",
+            t0=f"{p}:t0",
+            procs=f"{p}:procs",
+            alive=f"{p}:alive:{self.process}",
+        )
+        self.sync = link.client
+        self.aio = aioredis.Redis.from_url(link.url)
+        self.store = RedisTableStore(self.sync, p)
+        self.lease = Lease(self.aio, self.keys.lease, self.process, LEASE_TTL_MS)
+        self._commit = self.aio.register_script(_COMMIT)
+        self._state: dict[str, Any] = tournament_state(
+            DirectorLoop(Director(config, secrets.SystemRandom(), now=0.0)), 0.0
+        )
+        self._pending: dict[int, TableActor] = {}
+        """Tables recovered here, waiting for the director's seating before they start."""
+        self._tasks: list[asyncio.Task[None]] = []
+        self._directing: asyncio.Task[None] | None = None
+        # the director's clock: Redis time since the tournament was created, times the speed
+        sec, usec = self.sync.time()
+        self.sync.set(self.keys.t0, f"{sec + usec / 1e6:.6f}", nx=True)
+        self._t0 = float(_text(self.sync.get(self.keys.t0) or b"0"))
+
+    # ------------------------------------------------------------------ interface
+
+    def start(self) -> None:
+        """Start the heartbeat, the decisions reader and the lease (in the running loop)."""
+        self._beat_now()
+        self._tasks = [
+            asyncio.create_task(self._heartbeat(), name=f"tournament-{self.tid}-heartbeat"),
+            asyncio.create_task(self._read(), name=f"tournament-{self.tid}-reader"),
+            asyncio.create_task(
+                self.lease.run(self._acquired, self._lost), name=f"tournament-{self.tid}-lease"
+            ),
+        ]
+
+    def submit(self, kind: str, data: dict[str, Any]) -> None:
+        """Queue a report for the director (synchronous: in Redis when this returns, so a
+        hand's end reported just before the process dies is not lost)."""
+        packed = msgpack.packb([kind, data, self.process], use_bin_type=True)
+        self.sync.xadd(self.keys.reports, {"r": packed})
+
+    def state(self) -> dict[str, Any]:
+        return self._state
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self._directing is not None:
+            self._directing.cancel()
+        with contextlib.suppress(redis.RedisError):
+            self.sync.delete(self.keys.alive)  # our tables are taken over at once
+            if self.lease.held:
+                self.sync.eval(
+                    "if redis.call('get', KEYS[1]) == ARGV[1] then "
+                    "return redis.call('del', KEYS[1]) end return 0",
+                    1,
+                    self.keys.lease,
+                    self.process,
+                )
+
+    # ------------------------------------------------------------------ heartbeat
+
+    def _beat_now(self) -> None:
+        pipe = self.sync.pipeline(transaction=False)
+        pipe.set(self.keys.alive, self.link.ws_url, px=PROCESS_TTL_MS)
+        pipe.hset(self.keys.procs, self.process, self.link.ws_url)
+        pipe.execute()
+
+    async def _live(self) -> dict[str, str]:
+        """Process -> websocket url of the processes alive now."""
+        procs = {_text(k): _text(v) for k, v in (await self.aio.hgetall(self.keys.procs)).items()}
+        names = sorted(procs)
+        if not names:
+            return {}
+        pipe = self.aio.pipeline(transaction=False)
+        for name in names:
+            pipe.exists(f"{self.prefix}:alive:{name}")
+        alive = await pipe.execute()
+        return {name: procs[name] for name, up in zip(names, alive, strict=True) if up}
+
+    async def _heartbeat(self) -> None:
+        while True:
+            try:
+                pipe = self.aio.pipeline(transaction=False)
+                pipe.set(self.keys.alive, self.link.ws_url, px=PROCESS_TTL_MS)
+                pipe.hset(self.keys.procs, self.process, self.link.ws_url)
+                await pipe.execute()
+                # players are only ever sent to a live process
+                self.host.urls = await self._live()
+            except redis.RedisError as exc:
+                log.warning("tournament %s: heartbeat: %s", self.tid, exc)
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    # ------------------------------------------------------------------ every process
+
+    async def _read(self) -> None:
+        """Apply every batch of decisions in stream order. Batches published before this
+        process started are applied without opening tables (a process restarted under the
+        same name gives back the tables it ran: ``orphaned``)."""
+        last = "0-0"
+        tail = await self.aio.xrevrange(self.keys.decisions, count=1)
+        catch_up = _stream_id(tail[0][0]) if tail else None
+        orphans: set[int] = set()
+        while True:
+            try:
+                answer = await self.aio.xread({self.keys.decisions: last}, count=100, block=1000)
+            except redis.RedisError as exc:
+                log.warning("tournament %s: reading decisions: %s", self.tid, exc)
+                await asyncio.sleep(0.5)
+                continue
+            for _stream, entries in answer or []:
+                for raw_id, fields in entries:
+                    last = _text(raw_id)
+                    catching = catch_up is not None and _stream_id(raw_id) <= catch_up
+                    try:
+                        batch = _load(fields[b"b"], self.config)
+                        self._apply(batch, catching, orphans)
+                    except Exception:
+                        log.exception("tournament %s: applying batch %s", self.tid, last)
+            if catch_up is not None and (not answer or _stream_id(last) >= catch_up):
+                catch_up = None
+                mine = sorted(t for t in orphans if self.host.directory.get(t) == UNKNOWN)
+                if mine:
+                    log.warning("tournament %s: giving back tables %s", self.tid, mine)
+                    self.submit("orphaned", {"tables": mine})
+
+    def _apply(self, batch: dict[str, Any], catching: bool, orphans: set[int]) -> None:
+        host = self.host
+        for table, proc in batch["directory"].items():
+            if proc != self.process:
+                if table in host.tables:
+                    # we were taken for dead and the table runs elsewhere now
+                    log.warning("tournament %s: table %s moved to %s", self.tid, table, proc)
+                    host._close(table)
+                self._pending.pop(table, None)
+            if catching and proc == self.process:
+                host.directory[table] = UNKNOWN
+                orphans.add(table)
+            else:
+                host.directory[table] = proc
+                orphans.discard(table)
+        if batch["state"] is not None:
+            self._state = batch["state"]
+        decisions = batch["decisions"]
+        if decisions or batch["state"] is not None:
+            host.apply(decisions)
+        for table, seating in batch["sync"].items():
+            self._sync_table(table, seating)
+        if not catching:
+            for table, info in batch["adopt"].items():
+                if host.directory.get(table) == self.process:
+                    self._adopt(table, info)
+
+    def _adopt(self, table: int, info: dict[str, Any]) -> None:
+        """Rebuild a table of a dead process from its snapshot and tell the director what
+        was found; the table starts when the director's seating comes back (sync)."""
+        host = self.host
+        if table in host.tables:
+            host._close(table)
+        config = host.table_config(table, int(info["max_seats"]))
+        name = config.table_id
+        snap = self.store.last_snapshot(name)
+        record = self.store.hand_record(name, snap[0]) if snap is not None else None
+        actor = TableActor(config, host.clock, host.dealer(), store=self.store)
+        actor.recover()
+        self._pending[table] = actor
+        data: dict[str, Any] = {"table": table, "hand": actor.hand_no, "record": None}
+        if record is not None:
+            data["record"] = {
+                "start": {str(p["seat"]): int(p["stack"]) for p in record["players"]},
+                "final": {str(s): int(v) for s, v in record["final_stacks"].items()},
+                "winners": sorted({int(w) for pot in record["pots"] for w in pot["winners"]}),
+            }
+        log.info("tournament %s: recovered table %s at hand %s", self.tid, table, actor.hand_no)
+        self.submit("recovered", data)
+
+    def _sync_table(self, table: int, seating: dict[int, list[Any]] | None) -> None:
+        """The director's seating of a recovered table: make the table match, start it."""
+        host = self.host
+        actor = self._pending.pop(table, None)
+        if actor is not None and seating is not None and host.directory.get(table) == self.process:
+            for seat, state in sorted(actor.seats.items()):
+                want = seating.get(seat)
+                if want is None or want[0] != state.pid:
+                    actor.post("t_remove", None, (seat, state.pid, "moved"))
+            for seat, (pid, name, stack) in sorted(seating.items()):
+                state = actor.seats.get(seat)
+                if state is None or state.pid != pid:
+                    actor.post("t_seat", None, (seat, pid, name, stack, False))
+                elif state.stack != stack:
+                    note = f"director: {name} now {stack} (table taken over)"
+                    actor.post("t_stack", None, (seat, pid, stack, note, False))
+            host.adopt(table, actor)
+            log.info("tournament %s: table %s runs here now", self.tid, table)
+        if seating is not None:
+            host.reattach(table)
+
+    # ------------------------------------------------------------------ the lease holder
+
+    async def _acquired(self) -> None:
+        log.info("tournament %s: %s directs (epoch %s)", self.tid, self.process, self.lease.epoch)
+        if self._directing is not None:
+            self._directing.cancel()
+        self._directing = asyncio.create_task(
+            self._direct(), name=f"tournament-{self.tid}-director"
+        )
+
+    async def _lost(self) -> None:
+        log.warning("tournament %s: %s lost the director's lease", self.tid, self.process)
+        if self._directing is not None:
+            self._directing.cancel()
+            self._directing = None
+
+    def _now(self, base: tuple[float, float]) -> float:
+        redis_time, mono = base
+        return (redis_time + (time.monotonic() - mono) - self._t0) * self.speed
+
+    async def _direct(self) -> None:
+        try:
+            await self._directing_loop()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("tournament %s: the director failed", self.tid)
+            self.lease.held = False  # the lease loop takes it again and reloads the state
+            await self.lease.release()
+
+    async def _directing_loop(self) -> None:
+        sec, usec = await self.aio.time()
+        base = (sec + usec / 1e6, time.monotonic())
+        raw = await self.aio.get(self.keys.director)
+        if raw is None:
+            director = Director(self.config, secrets.SystemRandom(), now=self._now(base))
+            st = _Directing(DirectorLoop(director))
+        else:
+            st = _load(raw, self.config)
+        live = await self._live()
+        checked = trimmed = published = 0.0
+        dirty = True
+        while True:
+            d = st.loop.director
+            wait = 0.2
+            deadline = d.next_deadline()
+            if deadline is not None:
+                wait = min(wait, max(0.0, (deadline - self._now(base)) / self.speed))
+            answer = await self.aio.xread(
+                {self.keys.reports: st.last_report},
+                count=REPORTS_PER_COMMIT,
+                block=max(1, int(wait * 1000)),
+            )
+            entries = [e for _s, es in answer or [] for e in es]
+            now = self._now(base)
+            out: list[Any] = []
+            adopt: dict[int, dict[str, Any]] = {}
+            synced: set[int] = set()
+            for raw_id, fields in entries:
+                st.last_report = _text(raw_id)
+                try:
+                    kind, data, proc = msgpack.unpackb(
+                        fields[b"r"], raw=False, strict_map_key=False
+                    )
+                except Exception:
+                    log.exception("tournament %s: bad report %s", self.tid, st.last_report)
+                    continue
+                try:
+                    if kind == "recovered":
+                        out += self._recovered(st, data, proc, now, synced)
+                    elif kind == "orphaned":
+                        for table in data.get("tables", []):
+                            if st.directory.get(int(table)) == proc:
+                                st.directory[int(table)] = UNKNOWN
+                        checked = 0.0
+                    else:
+                        out += st.loop.handle(kind, data, now)
+                except Exception:  # a bug: skip the report rather than stop the tournament
+                    log.exception("tournament %s: handling %s %s", self.tid, kind, data)
+            deadline = d.next_deadline()
+            if deadline is not None and now >= deadline:
+                out += st.loop.handle("tick", {}, now)
+            mono = time.monotonic()
+            if len(entries) < REPORTS_PER_COMMIT and mono - checked >= CHECK_EVERY:
+                checked = mono
+                live = await self._live()
+                self._take_over(st, live, adopt)
+            if any(isinstance(x, TableAssignment | FinalTable) for x in out):
+                live = await self._live()  # a process started a moment ago takes tables too
+            directory = self._place(st, out, live)
+            directory.update({t: st.directory[t] for t in adopt})
+            sync = {t: self._seating(st, t) for t in synced}
+            dirty = dirty or bool(entries or out)
+            finished = any(isinstance(x, Finished) for x in out)
+            state = None
+            if dirty and (finished or mono - published >= STATE_EVERY):
+                state = tournament_state(st.loop, now)
+                published, dirty = mono, False
+            if not (entries or out or adopt or sync or directory or state):
+                continue
+            batch = b""
+            if out or adopt or sync or directory or state:
+                batch = _dump(_batch(out, directory, state, sync, adopt), self.config)
+            blob = _dump(st, self.config, d._rng)
+            ok = await self._commit(
+                keys=[self.keys.lease, self.keys.director, self.keys.decisions],
+                args=[self.process, blob, batch],
+            )
+            if not ok:
+                log.warning("tournament %s: lease lost: the director stops here", self.tid)
+                self.lease.held = False
+                return
+            if finished and st.loop.finished is not None:
+                await self._save_results(st)
+            if mono - trimmed >= 2.0:
+                trimmed = mono
+                await self.aio.xtrim(self.keys.reports, minid=st.last_report, approximate=True)
+
+    async def _save_results(self, st: _Directing) -> None:
+        assert st.loop.finished is not None
+        results = st.loop.finished.results
+        pipe = self.aio.pipeline(transaction=True)
+        pipe.set(f"{self.prefix}:results.json", results_json(results, self.config))
+        pipe.set(f"{self.prefix}:results.csv", results_csv(results))
+        await pipe.execute()
+
+    def _open_tables(self, st: _Directing) -> set[int]:
+        return set(st.loop.director.table_ids())
+
+    def _pick(self, st: _Directing, live: dict[str, str]) -> str:
+        """The live process running the fewest open tables (this one if none is known)."""
+        if not live:
+            return self.process
+        load = dict.fromkeys(live, 0)
+        for table in self._open_tables(st):
+            owner = st.directory.get(table)
+            if owner in load:
+                load[owner] += 1
+        return min(sorted(load), key=lambda p: load[p])
+
+    def _place(self, st: _Directing, out: list[Any], live: dict[str, str]) -> dict[int, str]:
+        """A process for every table the decisions open."""
+        placed: dict[int, str] = {}
+        for dec in out:
+            assignment = dec.table if isinstance(dec, FinalTable) else dec
+            if isinstance(assignment, TableAssignment):
+                owner = self._pick(st, live)
+                st.directory[assignment.table_id] = placed[assignment.table_id] = owner
+        return placed
+
+    def _take_over(
+        self, st: _Directing, live: dict[str, str], adopt: dict[int, dict[str, Any]]
+    ) -> None:
+        """Give the open tables of dead processes to live ones."""
+        d = st.loop.director
+        for table in sorted(self._open_tables(st)):
+            owner = st.directory.get(table)
+            if owner is None or owner in live:
+                continue
+            new = self._pick(st, live)
+            log.warning(
+                "tournament %s: table %s of %s (gone) taken over by %s", self.tid, table, owner, new
+            )
+            st.directory[table] = st.adopting[table] = new
+            adopt[table] = {"max_seats": d._table(table).max_seats}
+
+    def _seating(self, st: _Directing, table: int) -> dict[int, list[Any]] | None:
+        d = st.loop.director
+        if table not in self._open_tables(st):
+            return None
+        return {
+            seat: [pid, st.loop.names.get(pid, pid), d.stack(pid)]
+            for seat, pid in d.seating(table).items()
+        }
+
+    def _recovered(
+        self, st: _Directing, data: dict[str, Any], proc: str, now: float, synced: set[int]
+    ) -> list[Any]:
+        """A process rebuilt a table from its snapshot: close the hand the director still
+        believes in play, then publish the seating the table must take (sync)."""
+        table = int(data["table"])
+        if st.adopting.get(table) != proc or st.directory.get(table) != proc:
+            return []  # given to another process meanwhile
+        del st.adopting[table]
+        synced.add(table)
+        return close_recovered_hand(st.loop, data, now, self.tid)
+
+
+def close_recovered_hand(
+    loop: DirectorLoop, data: dict[str, Any], now: float, tid: str = ""
+) -> list[Any]:
+    """The director's side of a table rebuilt from its snapshot after its process died.
+
+    ``data``: ``{"table", "hand", "record"}``, the hand the rebuilt table was at and, if that
+    hand's record was saved, ``{"start", "final"}`` stacks by seat and the ``winners`` seats.
+    If the director still believes a hand in play there, it is closed: as completed when the
+    table finished it (its report died with the process), else as cancelled with the
+    start-of-hand stacks (cdc 5.4; the director's own stacks, so the chips always balance).
+    """
+    table = int(data["table"])
+    d = loop.director
+    if table not in d.table_ids():
+        return []
+    t = d._table(table)  # read only: the hand the director dealt there
+    if t.status.value != "dealt":
+        return []
+    seating = d.seating(table)
+    assert t.ref is not None
+    positions = [t.ref.button, t.ref.sb_slot, t.ref.big_blind]
+    out: list[Any] = []
+    record = data.get("record")
+    if int(data["hand"]) == t.hand_no and record is not None:
+        # the hand was played to its end but the report died with the process
+        stacks: dict[str, list[Any]] = {}
+        busts: list[list[Any]] = []
+        for seat, pid in seating.items():
+            if pid in t.gone:
+                continue
+            final = record["final"].get(str(seat))
+            stack = d.stack(pid) if final is None else int(final)
+            if stack > 0:
+                stacks[str(seat)] = [pid, stack]
+            else:
+                by = sorted({seating[w] for w in record["winners"] if w in seating} - {pid})
+                busts.append([pid, seat, int(record["start"].get(str(seat), 0)), by])
+        busts.sort(key=lambda b: -b[2])
+        report = {"table": table, "hand": t.hand_no, "positions": positions}
+        out = loop.handle(
+            "ended", {**report, "stacks": stacks, "busts": busts, "cancelled": False}, now
+        )
+        if t.status.value != "dealt":
+            log.warning("tournament %s: table %s: hand %s ended", tid, table, t.hand_no)
+            return out
+    # cut by the crash (or never dealt there): cancelled, every bet returned
+    stacks = {
+        str(seat): [pid, d.stack(pid)]
+        for seat, pid in seating.items()
+        if pid not in t.gone and d.stack(pid) > 0
+    }
+    report = {"table": table, "hand": t.hand_no, "positions": positions}
+    out += loop.handle("ended", {**report, "stacks": stacks, "busts": [], "cancelled": True}, now)
+    if t.status.value == "dealt":
+        log.error("tournament %s: table %s stays in hand %s", tid, table, t.hand_no)
+    else:
+        log.warning("tournament %s: table %s: hand %s cancelled", tid, table, t.hand_no)
+    return out

@@ -1,0 +1,201 @@
+"""The director's console on a live tournament (in-memory coordinator, real table actors, a
+fake clock): pause and resume, stack adjustments with a reason, missed-hand penalties,
+disqualification, the folded-hands view (cdc 10.6), and tokens that are not the director's."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from protocol import ErrorCode, ProtocolError
+from protocol import messages as m
+from server.dealing import Signer
+from server.gateway.auth import NonceBook, TokenAuthority
+from server.table.actor import TableActor
+from server.table.clock import FakeClock
+from server.table.dealer import CsprngDealer
+from server.tournament.live import LiveTournament
+from tests.table.helpers import RecordingClient, settle
+
+CONFIG = """
+name = "Console"
+profile = "cdc"
+starting_stack = 5000
+denominations = [25, 100, 500, 1000]
+table_size = 9
+min_players = 2
+late_registration_until_level = 0
+
+[server]
+action_seconds = 10
+time_bank_seconds = 0
+cut_seconds = 2
+next_hand_seconds = 1
+showdown_seconds = 1
+
+[[levels]]
+sb = 25
+bb = 50
+minutes = 10
+
+[[levels]]
+sb = 50
+bb = 100
+minutes = 10
+"""
+
+
+class Setup:
+    def __init__(self) -> None:
+        self.clock = FakeClock()
+        memory: dict[str, str] = {}
+        self.auth = TokenAuthority(
+            b"k" * 32, lambda: 1_800_000_000.0, NonceBook(memory.get, memory.__setitem__)
+        )
+        self.tables: dict[str, TableActor] = {}
+        signer = Signer.generate()
+        self.live = LiveTournament.local(
+            "cup",
+            CONFIG,
+            clock=self.clock,
+            dealer=lambda: CsprngDealer(signer),
+            store=None,
+            auth=self.auth,
+            add_table=lambda a: self.tables.__setitem__(a.table, a),
+            drop_table=lambda name: self.tables.pop(name, None),
+            persist=lambda k, v: None,
+        )
+        self.host = self.live.host
+        self.director = self.live.coordinator.loop.director
+        self.boss = RecordingClient()
+        self.token = self.host.director_token()
+
+    async def register(self, n: int) -> list[RecordingClient]:
+        players = []
+        for k in range(n):
+            client = RecordingClient()
+            self.host.register(client, f"P{k}", None)
+            players.append(client)
+        await settle()
+        return players
+
+    def direct(self, op: str, **fields: Any) -> None:
+        self.host.console(self.boss, m.Direct(tournament="cup", token=self.token, op=op, **fields))
+
+    async def run(self, seconds: float, step: float = 1.0) -> None:
+        """Let time pass: nobody acts, so every decision times out (check, else fold)."""
+        t = 0.0
+        while t < seconds:
+            await self.clock.advance(step)
+            await settle()
+            t += step
+
+    def table(self) -> TableActor:
+        (actor,) = self.tables.values()
+        return actor
+
+
+@pytest.mark.asyncio
+async def test_pause_stops_the_levels_and_resume_restarts_them() -> None:
+    s = Setup()
+    await s.register(4)
+    s.direct("start")
+    await s.run(300)
+    assert s.director.level.number == 1 and not s.director.paused
+    s.direct("pause", text="dinner")
+    await s.run(900)  # 15 minutes paused: still level 1 (the tables go on dealing)
+    assert s.director.level.number == 1 and s.director.paused
+    assert s.host.coordinator is not None and s.host.coordinator.state()["paused"] is True
+    s.direct("resume")
+    await s.run(330)
+    assert s.director.level.number == 2
+    await asyncio.sleep(0)
+
+
+@pytest.mark.asyncio
+async def test_a_stack_adjustment_needs_a_reason_and_lands_between_hands() -> None:
+    s = Setup()
+    players = await s.register(3)
+    s.direct("start")
+    await s.run(3)
+    pid = players[0].pid
+    assert pid is not None
+    with pytest.raises(ProtocolError) as refused:
+        s.direct("adjust", player=pid, amount=6000)
+    assert refused.value.code == ErrorCode.OUT_OF_RANGE
+    s.direct("adjust", player=pid, amount=6000, text="miscount at the colour-up")
+    for _ in range(120):
+        await s.run(1)
+        if s.director.stack(pid) == 6000:
+            break
+    assert s.director.stack(pid) == 6000
+    await s.run(1)
+    seat = next(st for st in s.table().seats.values() if st.pid == pid)
+    in_hand = s.table().hand is not None and s.table()._in_hand()
+    if not in_hand:
+        assert seat.stack == 6000
+    notes = [c.text for c in players[1].of(m.ChatEvent) if c.player == "director"]
+    assert any("miscount at the colour-up" in n for n in notes)
+    assert [e["op"] for e in s.live.coordinator.loop.log] == ["adjust"]
+
+
+@pytest.mark.asyncio
+async def test_a_penalty_deals_the_player_dead_hands_and_a_warning_is_said() -> None:
+    s = Setup()
+    players = await s.register(3)
+    s.direct("start")
+    await s.run(3)
+    pid = players[0].pid
+    assert pid is not None
+    s.direct("warn", player=pid, text="bad language")
+    s.direct("penalty", player=pid, hands=2, text="third warning")
+    await s.run(150)
+    seat = next(st.seat for st in s.table().seats.values() if st.pid == pid)
+    dead = {
+        a.hand for a in players[1].of(m.ActionEvent) if a.action == "dead_hand" and a.seat == seat
+    }
+    assert len(dead) == 2  # cdc 11.1: two hands missed, blinds and antes still posted
+    notes = [c.text for c in players[1].of(m.ChatEvent) if c.player == "director"]
+    assert any("warning" in n for n in notes) and any("misses 2 hand" in n for n in notes)
+    with pytest.raises(ProtocolError):
+        s.direct("penalty", player=pid, hands=0)
+
+
+@pytest.mark.asyncio
+async def test_the_director_sees_folded_hands_and_a_player_token_cannot_direct() -> None:
+    s = Setup()
+    players = await s.register(3)
+    s.direct("start")
+    await s.run(40)
+    s.direct("folded", table=s.table().table)
+    (answer,) = [x for x in s.boss.of(m.TournamentState) if "folded" in x.state]
+    hands = answer.state["folded"]["hands"]
+    assert hands and all(len(cards) == 2 for h in hands for cards in h["holes"].values())
+    # nobody else ever gets it
+    assert not [x for p in players for x in p.of(m.TournamentState) if "folded" in x.state]
+    player_token = s.host.player_token(players[0].pid or "")
+    with pytest.raises(ProtocolError) as refused:
+        s.host.console(s.boss, m.Direct(tournament="cup", token=player_token, op="pause"))
+    assert refused.value.code == ErrorCode.BAD_TOKEN
+    forged = s.token[:-4] + ("AAAA" if not s.token.endswith("AAAA") else "BBBB")
+    with pytest.raises(ProtocolError):
+        s.host.console(s.boss, m.Direct(tournament="cup", token=forged, op="pause"))
+    assert not s.director.paused
+
+
+@pytest.mark.asyncio
+async def test_disqualification_removes_the_chips_and_ranks_the_player() -> None:
+    s = Setup()
+    players = await s.register(4)
+    s.direct("start")
+    await s.run(3)
+    pid = players[2].pid
+    assert pid is not None
+    s.direct("disqualify", player=pid, text="collusion (cdc 10.6)")
+    await s.run(30)
+    assert pid not in {st.pid for st in s.table().seats.values()}
+    assert s.director.remaining == 3
+    out = [e for e in s.live.coordinator.loop.eliminated if e.player_id == pid]
+    assert out and out[-1].place == 4
