@@ -18,6 +18,7 @@ Reports are ``(kind, data)`` pairs of plain values (so they cross processes as m
 ``allin``    ``{"table"}`` hand-for-hand all-in: hold or reveal?
 ``ended``    ``{"table", "hand", "positions", "stacks", "busts", "cancelled"}``
 ``tick``     ``{}``
+``present``  ``{"player"}`` his connection reached his seat (no-show removal, fpc 2-2)
 ``pause`` / ``resume`` / ``abandon {"player"}`` / ``adjust {"player", "stack", "reason"}``
 ``move {"player", "table", "seat"}`` (director's console)
 =========== ======================================================================
@@ -113,6 +114,9 @@ class DirectorLoop:
                 out = d.hand_ended(ended_report(data), now)
             elif kind == "tick":
                 out = d.tick(now)
+            elif kind == "present":  # the player's connection reached his seat (fpc 2-2)
+                d.mark_present(data["player"])
+                out = []
             elif kind == "pause":
                 self._log("pause", data, now)
                 out = d.pause(now)

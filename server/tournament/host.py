@@ -127,6 +127,7 @@ class TournamentHost:
         self.registered = 0
         self.finished = False
         self._dirty: asyncio.TimerHandle | None = None
+        self.present: set[str] = set()
         self.observers: list[Callable[[list[Any]], None]] = []
         """Called with every batch of decisions before it is applied (tests, audit logs)."""
 
@@ -186,6 +187,9 @@ class TournamentHost:
         where = self.where.get(pid)
         if client is None or where is None:
             return
+        if pid not in self.present and self.coordinator is not None:
+            self.present.add(pid)  # he showed up: not a no-show (fpc 2-2)
+            self.coordinator.submit("present", {"player": pid})
         owner = self.directory.get(where.table, self.process)
         url = "" if owner == self.process else self.urls.get(owner, "")
         tables = getattr(client, "tables", None)

@@ -67,7 +67,7 @@ class LiveTournament:
             drop_table=drop_table,
             persist=persist,
         )
-        director = Director(config, secrets.SystemRandom(), now=clock.now())
+        director = Director(config, secrets.SystemRandom(), now=clock.now(), track_presence=True)
         coordinator = LocalCoordinator(DirectorLoop(director), clock, host.apply)
         host.coordinator = coordinator
         return cls(tid, text, host, coordinator)

@@ -502,7 +502,9 @@ class RedisCoordinator:
         base = (sec + usec / 1e6, time.monotonic())
         raw = await self.aio.get(self.keys.director)
         if raw is None:
-            director = Director(self.config, secrets.SystemRandom(), now=self._now(base))
+            director = Director(
+                self.config, secrets.SystemRandom(), now=self._now(base), track_presence=True
+            )
             st = _Directing(DirectorLoop(director))
         else:
             st = _load(raw, self.config)

@@ -44,11 +44,16 @@ minutes = 10
 sb = 50
 bb = 100
 minutes = 10
+
+[[levels]]
+sb = 100
+bb = 200
+minutes = 10
 """
 
 
 class Setup:
-    def __init__(self) -> None:
+    def __init__(self, config: str = CONFIG) -> None:
         self.clock = FakeClock()
         memory: dict[str, str] = {}
         self.auth = TokenAuthority(
@@ -58,7 +63,7 @@ class Setup:
         signer = Signer.generate()
         self.live = LiveTournament.local(
             "cup",
-            CONFIG,
+            config,
             clock=self.clock,
             dealer=lambda: CsprngDealer(signer),
             store=None,
@@ -199,3 +204,20 @@ async def test_disqualification_removes_the_chips_and_ranks_the_player() -> None
     assert s.director.remaining == 3
     out = [e for e in s.live.coordinator.loop.eliminated if e.player_id == pid]
     assert out and out[-1].place == 4
+
+
+@pytest.mark.asyncio
+async def test_fpc_removes_a_registered_player_who_never_reached_his_seat() -> None:
+    """fpc 2-2: still absent at the end of level 2, the player is removed with his stack;
+    the ones whose connection reached their seat stay (presence comes from the host)."""
+    s = Setup(CONFIG.replace('profile = "cdc"', 'profile = "fpc"'))
+    players = await s.register(4)
+    gone = players[3]
+    s.host.gone(gone)  # registered, then closed the page before the start
+    s.direct("start")
+    await s.run(1300, step=5)
+    assert s.director.level.number == 3 or s.director.level.is_break
+    seated = {st.pid for actor in s.tables.values() for st in actor.seats.values()}
+    assert gone.pid not in seated
+    assert {p.pid for p in players[:3]} & seated
+    assert s.director.remaining <= 3

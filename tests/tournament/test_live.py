@@ -46,6 +46,8 @@ class Audit:
         self.gap_violations: list[str] = []
         self.moves = 0
         self.final = ""
+        self.hfh_active = False
+        self.barrier_broken: list[str] = []
 
     def __call__(self, decisions: list[Any]) -> None:
         d = self.director
@@ -57,11 +59,14 @@ class Audit:
                 self.tables.add(self.final)
             elif isinstance(dec, MovePlayer):
                 self.moves += 1
-            elif isinstance(dec, HandForHand) and dec.on:
-                self.hfh_on += 1
+            elif isinstance(dec, HandForHand):
+                self.hfh_on += dec.on
+                self.hfh_active = dec.on
             elif isinstance(dec, Deal):
                 self.deals += 1
                 self.hfh_deals += dec.hand_for_hand
+                if self.hfh_active and not dec.hand_for_hand:
+                    self.barrier_broken.append(f"table {dec.table_id} dealt alone in hand-for-hand")
                 counts = d.table_counts()
                 if len(counts) > 1:
                     gap = max(counts.values()) - len(dec.seats)
@@ -162,8 +167,11 @@ async def test_200_bots_play_a_tournament_to_one_winner_on_live_tables(
     # the table-size gap never reached the profile's tolerance at a deal (cdc 2.3, tda 10-D)
     assert audit.gap_violations == [], audit.gap_violations[:10]
     assert audit.moves > 10
-    # hand-for-hand at the bubble (cdc 2.7)
-    assert audit.hfh_on >= 1 and audit.hfh_deals >= 1, (audit.hfh_on, audit.hfh_deals)
+    # hand-for-hand at the bubble (cdc 2.7): from the moment it is on, no table deals alone.
+    # (Whether a hand-for-hand hand is dealt depends on the cards: a bust in a hand still being
+    # played when it starts can burst the bubble before every table is ready.)
+    assert audit.hfh_on >= 1, audit.hfh_on
+    assert audit.barrier_broken == [], audit.barrier_broken
 
     # results: every entry placed once, the winner holds every chip, prizes and points
     results = json.loads(store.get_meta("tournament:live:results.json") or "{}")
@@ -176,8 +184,15 @@ async def test_200_bots_play_a_tournament_to_one_winner_on_live_tables(
     ends = [d for _, k, d in store.events_after(audit.final, 0, 1_000_000) if k == "hand_end"]
     final = ends[-1]
     assert sorted(v for v in final["stacks"].values() if v) == [PLAYERS * STACK]
-    prizes = {r["place"]: r["prize"] for r in rows if r["prize"]}
-    assert prizes == {1: 300, 2: 200, 3: 140, 4: 100, 5: 80, 6: 60, 7: 50, 8: 40, 9: 30}
+    paid = [300, 200, 140, 100, 80, 60, 50, 40, 30] + [0] * PLAYERS
+    assert sum(r["prize"] for r in rows) == 1000
+    for r in rows:
+        if not r["tied_with"]:
+            assert r["prize"] == paid[r["place"] - 1], r
+        else:  # cdc 1.10, 2.7: tied players share the prizes of the places they cover
+            block = [r, *(x for x in rows if x["player_id"] in r["tied_with"])]
+            covered = paid[r["place"] - 1 : r["place"] - 1 + len(block)]
+            assert abs(sum(x["prize"] for x in block) - sum(covered)) < len(block), block
     director = gateway.tournaments["live"].coordinator.loop.director
     expected_points = points_by_place(director.config.points, PLAYERS, 6)
     for r in rows:
