@@ -1,6 +1,8 @@
-// Brasseur in the browser: the lobby (create a friends table, join by link) and the table.
-// Plain ES modules, no build step. The wire protocol is docs/protocol.md (msgpack maps over a
-// binary websocket); the server computes every rule: this page never re-implements them.
+// Brasseur in the browser: the lobby (create a friends table, join by link, tournaments), the
+// table, and a tournament (its clock, tables and payouts, the player's table followed through
+// every move, the director's console). Plain ES modules, no build step. The wire protocol is
+// docs/protocol.md (msgpack maps over a binary websocket); the server computes every rule:
+// this page never re-implements them.
 import { decode, encode } from "./vendor/msgpack/dist.esm/index.mjs";
 import { WORDS, errorText, noteText, rankName, ruleText } from "./i18n.js";
 import { parseDeclaration } from "./declare.js";
@@ -9,16 +11,31 @@ import { layerPots } from "./pots.js";
 
 const PROTOCOL_VERSION = 1;
 const params = new URLSearchParams(location.search);
-const TABLE = params.get("table") || "";
-const INVITE = params.get("invite") || "";
+const TOURNAMENT = params.get("tournament") || "";
+const DIRECTOR = TOURNAMENT ? params.get("director") || "" : "";
+// the table shown: fixed by the link for a friends table; in a tournament, the player's table
+// (it changes when the director moves him) or a table watched
+let TABLE = TOURNAMENT ? "" : params.get("table") || "";
+const MODE = TOURNAMENT ? "tournament" : TABLE ? "table" : "lobby";
+const INVITE = MODE === "table" ? params.get("invite") || "" : "";
 const KEY = {
-  seat: `brasseur.seat.${TABLE}`,
-  hand: `brasseur.hand.${TABLE}`, // the hand in progress: start stacks, blinds (for a reload)
-  proofs: `brasseur.proofs.${TABLE}`, // commitments, hole cards and hole proofs by hand
-  hands: `brasseur.hands.${TABLE}`, // hands finished with a record
+  get seat() {
+    return `brasseur.seat.${TABLE}`;
+  },
+  get hand() {
+    return `brasseur.hand.${TABLE}`; // the hand in progress: start stacks, blinds (for a reload)
+  },
+  get proofs() {
+    return `brasseur.proofs.${TABLE}`; // commitments, hole cards and hole proofs by hand
+  },
+  get hands() {
+    return `brasseur.hands.${TABLE}`; // hands finished with a record
+  },
   tables: "brasseur.tables",
   nick: "brasseur.nick",
   lang: "brasseur.lang",
+  tournament: (id) => `brasseur.tournament.${id}`, // {token, player}: a registration
+  register: (id) => `brasseur.register.${id}`, // (session) register when the page opens
 };
 
 // ------------------------------------------------------------------ language
@@ -119,6 +136,49 @@ const inviteLink = (table, invite) =>
 
 // ================================================================== the table
 
+// What this page knows of the table shown (reset when a tournament player changes table).
+function freshTable() {
+  return {
+    synced: false,
+    resyncing: false,
+    seq: 0,
+    config: null, // name, profile, blinds [sb, bb, ante], ante_format, max_seats, denominations
+    you: null,
+    seats: {}, // seat -> {player, stack, connected, sittingOut, leaving, wasHere}
+    phase: "waiting", // waiting, cut, betting, showdown, between
+    hand: 0,
+    button: null,
+    blindSeats: { sb: null, bb: null },
+    dealt: new Set(),
+    start: {}, // seat -> stack at hand start (for the pots)
+    dead: 0, // dead money (button / big blind antes)
+    deadBy: {},
+    board: [],
+    bets: {},
+    folded: new Set(),
+    allin: new Set(),
+    cards: {}, // seat -> [] face down, or the cards shown
+    hole: [],
+    snapshotPots: null, // pots of a snapshot when the contributions are unknown
+    potTotal: 0,
+    awards: [], // pots awarded this hand
+    turn: null,
+    turnNo: 0, // counts our turns (each decision), for people and tests following the page
+    toAct: null,
+    clock: null, // {seat, kind, deadline, total}
+    thinkStart: 0,
+    timeCalled: false,
+    cut: null, // {seat, deadline}
+    ruling: null, // {text, until}
+    pre: null, // {kind, status: "sent" | "recorded", id}
+    tray: [],
+    showable: false, // we may show our cards (hand over, we were dealt in)
+    proofs: loadJSON(KEY.proofs, {}), // hand -> {commitment, hole, seat, proof, check}
+    hands: loadJSON(KEY.hands, []),
+    log: [],
+  };
+}
+
 const S = {
   invite: INVITE,
   nick: localStorage.getItem(KEY.nick) || "",
@@ -128,43 +188,7 @@ const S = {
   retry: 0,
   usingSeatToken: false,
   nextId: 1,
-  synced: false,
-  resyncing: false,
-  seq: 0,
-  config: null, // name, profile, blinds [sb, bb, ante], ante_format, max_seats, denominations
-  you: null,
-  seats: {}, // seat -> {player, stack, connected, sittingOut, leaving, wasHere}
-  phase: "waiting", // waiting, cut, betting, showdown, between
-  hand: 0,
-  button: null,
-  blindSeats: { sb: null, bb: null },
-  dealt: new Set(),
-  start: {}, // seat -> stack at hand start (for the pots)
-  dead: 0, // dead money (button / big blind antes)
-  deadBy: {},
-  board: [],
-  bets: {},
-  folded: new Set(),
-  allin: new Set(),
-  cards: {}, // seat -> [] face down, or the cards shown
-  hole: [],
-  snapshotPots: null, // pots of a snapshot when the contributions are unknown
-  potTotal: 0,
-  awards: [], // pots awarded this hand
-  turn: null,
-  turnNo: 0, // counts our turns (each decision), for people and tests following the page
-  toAct: null,
-  clock: null, // {seat, kind, deadline, total}
-  thinkStart: 0,
-  timeCalled: false,
-  cut: null, // {seat, deadline}
-  ruling: null, // {text, until}
-  pre: null, // {kind, status: "sent" | "recorded", id}
-  tray: [],
-  showable: false, // we may show our cards (hand over, we were dealt in)
-  proofs: loadJSON(KEY.proofs, {}), // hand -> {commitment, hole, seat, proof, check}
-  hands: loadJSON(KEY.hands, []),
-  log: [],
+  ...freshTable(),
 };
 
 // ------------------------------------------------------------------ connection
@@ -183,14 +207,19 @@ function command(type, fields) {
 const wsUrl = () => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
 
 function connect() {
-  if (S.stopped || !S.nick) return;
+  if (S.stopped || (MODE === "table" && !S.nick)) return;
   setStatus("connecting");
-  const ws = new WebSocket(wsUrl());
+  // a tournament table may run on another server process: moved{url} sends us there
+  const ws = new WebSocket(T.url || wsUrl());
   ws.binaryType = "arraybuffer";
   S.ws = ws;
   ws.onopen = () => {
     S.retry = 0;
     setStatus("connected");
+    if (MODE === "tournament") {
+      tournamentHello();
+      return;
+    }
     const seatToken = localStorage.getItem(KEY.seat);
     S.usingSeatToken = Boolean(seatToken);
     send({ t: "hello", version: PROTOCOL_VERSION, nickname: S.nick, token: seatToken || S.invite || undefined });
@@ -209,6 +238,7 @@ function connect() {
     }
     handle(message);
     render();
+    if (MODE === "tournament") renderTournament();
   };
   ws.onclose = () => {
     if (ws !== S.ws) return;
@@ -233,6 +263,7 @@ function reconnectNow() {
 // ------------------------------------------------------------------ incoming messages
 
 function handle(msg) {
+  if (MODE === "tournament" && tournamentMessage(msg)) return;
   if (msg.table !== undefined && msg.table !== TABLE) return;
   if (msg.t === "snapshot") {
     applySnapshot(msg);
@@ -306,6 +337,10 @@ const PRIVATE = {
   },
   error(msg) {
     const code = msg.code;
+    if (MODE === "tournament") {
+      tournamentError(msg);
+      return;
+    }
     if (S.usingSeatToken && ["token_replayed", "token_expired", "bad_token"].includes(code)) {
       // the stored seat token is spent: forget it and come back with the invite
       localStorage.removeItem(KEY.seat);
@@ -456,6 +491,8 @@ const EVENTS = {
 
   hand_start(msg) {
     S.hand = msg.hand;
+    // a tournament's blinds go up with the levels: each hand says its own
+    if (S.config && Array.isArray(msg.blinds) && msg.blinds.length >= 2) S.config.blinds = msg.blinds;
     S.phase = "cut";
     S.button = msg.button;
     S.blindSeats = { sb: msg.small_blind ?? null, bb: msg.big_blind };
@@ -716,12 +753,14 @@ const LINES = {
   clock: (m) => [() => `${m.kind === "time" ? t("clockTime") : t("clockBank")} ${nameOf(m.seat)}: ${secs(m.remaining_ms)}`,
     m.kind === "time" ? "notice" : ""],
   chat: (m) => [() => `${m.player} ${t("says")}: ${m.text}`, "chat"],
+  moved: (m) => [() => t("movedTo").replace("%t", tableLabel(m.table)).replace("%s", m.seat)
+    .replace("%r", WORDS[lang].moveReasons[m.reason] || m.reason), "notice"],
   notice: (m) => [() => `⚑ ${noteText(m.text, lang, fmt)}${m.rule ? ` (${ruleText(m.rule)})` : ""}`, "notice"],
   proof: (m) => [() => `${t("handNo")} ${m.hand}: ${m.problems.length ? `✗ ${t("holeFailed")}: ${m.problems.join("; ")}` : `✓ ${t("holeVerified")}`}`,
     m.problems.length ? "notice" : "fair"],
 };
 
-const LOG_KEY = `brasseur.log.${TABLE}`;
+const logKey = () => `brasseur.log.${TABLE}`;
 let kept = [];
 
 // Log a line made from a message; returns its text maker.
@@ -731,7 +770,7 @@ function say(kind, msg) {
   kept.push([kind, msg]);
   if (kept.length > 250) kept = kept.slice(-200);
   try {
-    sessionStorage.setItem(LOG_KEY, JSON.stringify(kept));
+    sessionStorage.setItem(logKey(), JSON.stringify(kept));
   } catch {
     // storage full or refused: the log is only for this page then
   }
@@ -740,7 +779,7 @@ function say(kind, msg) {
 
 function restoreLog() {
   try {
-    kept = JSON.parse(sessionStorage.getItem(LOG_KEY)) || [];
+    kept = JSON.parse(sessionStorage.getItem(logKey())) || [];
   } catch {
     kept = [];
   }
@@ -763,7 +802,7 @@ function addLog(make, cls = "", hand = null) {
 
 function logItem(entry) {
   const item = el("li", entry.cls, entry.make());
-  if (entry.hand !== null) {
+  if (entry.hand !== null && MODE === "table") { // records are served to a friends table's invitees
     const button = el("button", "link", t("record"));
     button.type = "button";
     button.addEventListener("click", () => openHistory(entry.hand));
@@ -784,14 +823,30 @@ function render() {
   if (!TABLE) return;
   const cfg = S.config;
   if (cfg) {
-    $("title").textContent = cfg.name;
-    document.title = `${cfg.name} — Brasseur`;
     const [sb, bb, ante] = cfg.blinds;
-    $("info").textContent = `${cfg.profile} · ${fmt(sb)}/${fmt(bb)}${ante ? ` (ante ${fmt(ante)})` : ""}` +
+    const info = `${cfg.profile} · ${fmt(sb)}/${fmt(bb)}${ante ? ` (ante ${fmt(ante)})` : ""}` +
       (S.hand ? ` · ${t("handNo")} ${S.hand}` : "");
+    if (MODE === "tournament") {
+      // the header shows the tournament; the table's own heading says which table this is
+      const mine = TABLE === T.myTable;
+      const heading = $("table-name");
+      heading.replaceChildren(
+        el("span", "t-table-label", tableLabel(TABLE)),
+        el("span", "t-table-tag", mine ? (S.you !== null ? `${t("yourTable")} · ${t("seat")} ${S.you}` : t("yourTable")) : t("watchingTable")),
+        el("span", "t-table-info", info),
+      );
+      heading.dataset.table = TABLE;
+    } else {
+      $("title").textContent = cfg.name;
+      document.title = `${cfg.name} — Brasseur`;
+      $("info").textContent = info;
+    }
   }
-  $("nick-form").hidden = Boolean(S.nick) && (S.you !== null || Boolean(S.config));
-  $("history-open").hidden = !cfg;
+  if (MODE === "table") $("nick-form").hidden = Boolean(S.nick) && (S.you !== null || Boolean(S.config));
+  $("table-view").dataset.table = TABLE;
+  $("table-name").hidden = MODE !== "tournament" || !cfg;
+  // hand records are served to holders of a friends table's invite
+  $("history-open").hidden = !cfg || MODE !== "table";
   renderSeats();
   renderCenter();
   renderMe();
@@ -848,7 +903,7 @@ function seatNode(n) {
   if (!s) {
     box.classList.add("free");
     box.append(el("div", "seat-no", `${t("seat")} ${n}`));
-    if (S.you === null && S.config && S.nick) {
+    if (MODE === "table" && S.you === null && S.config && S.nick) {
       const b = el("button", "sit", t("sitHere"));
       b.type = "button";
       b.addEventListener("click", () => sit(n));
@@ -1001,7 +1056,7 @@ function renderMe() {
   $("time").disabled = S.timeCalled;
   $("show").hidden = !(S.showable && S.phase === "between");
   $("sitout").hidden = !seated;
-  $("leave").hidden = !seated;
+  $("leave").hidden = !seated || MODE === "tournament"; // a tournament seat is left by busting
   const me = S.seats[S.you];
   $("sitout").textContent = me && me.sittingOut ? t("sitIn") : t("sitOut");
 }
@@ -1075,6 +1130,7 @@ function updatePreview() {
 
 // the countdowns, redrawn four times a second without rebuilding the page
 function tick() {
+  if (MODE === "tournament") tickTournament();
   if (!TABLE) return;
   const c = S.clock;
   let text = "";
@@ -1297,7 +1353,7 @@ function setupTable() {
 
 // ================================================================== the lobby
 
-const L = { ws: null, created: null };
+const L = { ws: null, created: null, tournaments: null };
 
 function renderLobby() {
   $("title").textContent = t("lobbyTitle");
@@ -1315,6 +1371,7 @@ function renderLobby() {
     list.append(item);
   }
   if (!$("c-name").value) $("c-name").placeholder = t("defaultTableName");
+  renderTournamentList();
 }
 
 function lobbyCreate() {
@@ -1393,17 +1450,585 @@ function setupLobby() {
   });
 }
 
+// ================================================================== tournaments
+
+const T = {
+  id: TOURNAMENT,
+  director: DIRECTOR, // the director's token (console link)
+  state: null, // the last `tournament` state (see docs/protocol.md)
+  at: 0, // when it came (performance.now()): the level clock counts down from there
+  mine: TOURNAMENT ? loadJSON(KEY.tournament(TOURNAMENT), null) : null, // {token, player}
+  myTable: null, // the table of our seat: the server attached this connection to it
+  mySeat: null,
+  watching: null, // a table watched as a spectator
+  lastMove: null, // the last `moved`: {table, seat, from, reason}
+  moves: {}, // reason -> how many moves this page followed
+  url: "", // the server running our table, when moved{url} named another one
+  pending: {}, // request id -> op (register, follow, the console's ops)
+  folded: null, // the director's view of a table's folded hands
+  keys: {}, // what each list was drawn from (redrawn only when it changes)
+};
+
+// "web-3" -> "Table 3"
+function tableLabel(name) {
+  const prefix = `${T.id}-`;
+  const n = name && name.startsWith(prefix) ? name.slice(prefix.length) : name;
+  return t("tableN").replace("%n", n);
+}
+
+const opName = (op) => WORDS[lang].ops[op] || op;
+const phaseName = (phase) => WORDS[lang].phases[phase] || phase;
+
+function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(h ? 2 : 1, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+// A tournament-level request (register, follow, direct): its id tells which op an error is for.
+function tsend(type, op, fields) {
+  const id = S.nextId++;
+  const ids = Object.keys(T.pending);
+  if (ids.length > 100) delete T.pending[ids[0]];
+  T.pending[id] = op;
+  return send({ t: type, tournament: T.id, id, ...fields }) ? id : null;
+}
+
+function tournamentHello() {
+  send({ t: "hello", version: PROTOCOL_VERSION, nickname: S.nick || undefined });
+  // the director's page watches (it never takes over the seat of a player in this browser)
+  tsend("follow", "follow", { token: T.director ? undefined : T.mine?.token });
+  if (T.watching) joinTable(T.watching);
+  if (!T.director && !T.mine && sessionStorage.getItem(KEY.register(T.id))) registerNow();
+}
+
+function registerNow() {
+  sessionStorage.setItem(KEY.register(T.id), "1");
+  if (!S.nick) {
+    $("nick-form").hidden = false;
+    $("nick").focus();
+    showError(t("nickFirst"));
+    return;
+  }
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return; // done when the connection opens
+  sessionStorage.removeItem(KEY.register(T.id));
+  // the server registers the hello nickname: say it again (it may have been typed just now)
+  send({ t: "hello", version: PROTOCOL_VERSION, nickname: S.nick });
+  tsend("register", "register", {});
+}
+
+// Ask for a table's snapshot (and its events from then on); an unknown table (closed, broken)
+// is then no longer watched.
+function joinTable(table, lastSeq) {
+  const id = S.nextId++;
+  T.pending[id] = "watch";
+  send({ t: "join", table, id, last_seq: lastSeq });
+}
+
+// Show another table ("": none): a fresh view of it (join asks for its snapshot; a move needs
+// no join, the server attaches our connection to the new seat and sends the snapshot itself).
+function showTable(name, joining) {
+  if (name !== TABLE) {
+    const turnNo = S.turnNo;
+    TABLE = name;
+    Object.assign(S, freshTable());
+    S.turnNo = turnNo;
+    wasMyTurn = false;
+    kept = [];
+    $("log").replaceChildren();
+    restoreLog();
+    if ($("history").open) $("history").close();
+  }
+  if (joining && name) joinTable(name);
+}
+
+function stopWatching() {
+  if (T.watching && T.watching !== T.myTable) send({ t: "leave", table: T.watching });
+  T.watching = null;
+}
+
+function watchTable(name) {
+  if (name === T.myTable) {
+    backToMyTable();
+    return;
+  }
+  if (name === T.watching) return;
+  stopWatching();
+  T.watching = name;
+  showTable(name, true);
+  render();
+  renderTournament();
+}
+
+function backToMyTable() {
+  if (!T.myTable) return;
+  stopWatching();
+  showTable(T.myTable, true);
+  render();
+  renderTournament();
+}
+
+// Messages of the tournament (and our turn at our table while we watch another): true if
+// taken here.
+function tournamentMessage(msg) {
+  if (msg.tournament !== undefined && msg.tournament !== T.id) return false;
+  if (msg.t === "registered") {
+    delete T.pending[msg.ref];
+    T.mine = { token: msg.token, player: msg.player };
+    saveJSON(KEY.tournament(T.id), T.mine);
+    sessionStorage.removeItem(KEY.register(T.id));
+    return true;
+  }
+  if (msg.t === "tournament") {
+    const st = msg.state || {};
+    if (st.folded) {
+      T.folded = st.folded;
+      return true;
+    }
+    T.state = st;
+    T.at = performance.now();
+    const you = st.you;
+    const open = new Set((st.tables || []).map(([table]) => table));
+    if (T.myTable && you && !you.table) {
+      // out of the tournament: the table we played at stays on screen, as a spectator
+      T.myTable = null;
+      T.mySeat = null;
+      T.watching = TABLE && open.has(TABLE) ? TABLE : null;
+      if (T.watching) joinTable(TABLE, S.synced ? S.seq : undefined);
+      else showTable("", false);
+    }
+    if (T.watching && !open.has(T.watching)) {
+      // the table we watched was broken or closed: back to ours, if we play
+      T.watching = null;
+      showTable(T.myTable || "", Boolean(T.myTable));
+    }
+    return true;
+  }
+  if (msg.t === "moved") {
+    if (msg.url && msg.url !== (T.url || wsUrl())) {
+      // our new table runs on another server: follow again there with our token
+      T.url = msg.url;
+      reconnectNow();
+      return true;
+    }
+    if (T.watching !== msg.table) stopWatching();
+    T.watching = null;
+    T.myTable = msg.table;
+    T.mySeat = msg.seat;
+    showTable(msg.table, false);
+    if (msg.reason) {
+      T.lastMove = { table: msg.table, seat: msg.seat, from: msg.from_table, reason: msg.reason };
+      T.moves[msg.reason] = (T.moves[msg.reason] || 0) + 1;
+      say("moved", msg);
+    }
+    return true;
+  }
+  if (msg.t === "turn" && T.myTable && msg.table === T.myTable && TABLE !== T.myTable) {
+    backToMyTable(); // our turn came while we watched another table: its snapshot has our options
+    return true;
+  }
+  return false;
+}
+
+function tournamentError(msg) {
+  const code = msg.code;
+  const op = msg.ref !== undefined && msg.ref !== null ? T.pending[msg.ref] : undefined;
+  if (op) delete T.pending[msg.ref];
+  if (code === "replaced") {
+    S.stopped = true;
+    showError(t("replaced"));
+    return;
+  }
+  if (op === "watch" && code === "unknown_table") {
+    // the table closed before we could watch it (broken, or the tournament is over)
+    if (T.watching && TABLE === T.watching) {
+      T.watching = null;
+      showTable(T.myTable || "", Boolean(T.myTable));
+    }
+    return;
+  }
+  if (op === "follow" && T.mine && ["bad_token", "token_expired", "token_replayed"].includes(code)) {
+    // our registration is not valid on this server any more: watch the tournament
+    localStorage.removeItem(KEY.tournament(T.id));
+    T.mine = null;
+    showError(`${t("seatTokenRefused")}: ${errorText(code, msg.message, lang)}`);
+    tsend("follow", "follow", {});
+    return;
+  }
+  if (S.pre && msg.ref === S.pre.id) S.pre = null;
+  const words = `${errorText(code, msg.message, lang)}${msg.rule ? ` (${ruleText(msg.rule)})` : ""}`;
+  if (op && op !== "follow") {
+    const text = `${t("dRefused").replace("%o", opName(op))} : ${words}`.replace(" :", lang === "fr" ? " :" : ":");
+    if (T.director) {
+      $("d-result").textContent = text;
+      $("d-result").className = "d-result bad";
+    }
+    showError(text);
+    return;
+  }
+  showError(words);
+}
+
+// ------------------------------------------------------------------ the director's console
+
+function direct(op, fields = {}) {
+  const id = tsend("direct", op, { token: T.director, op, ...fields });
+  if (id === null) return;
+  $("d-result").textContent = t("dSent").replace("%o", opName(op));
+  $("d-result").className = "d-result";
+  $("error").hidden = true;
+}
+
+function consolePlayer() {
+  const pid = $("d-player").value;
+  if (!pid) showError(t("dNoPlayer"));
+  return pid;
+}
+
+const text = (id) => $(id).value.trim() || undefined;
+const number = (id) => {
+  const v = $(id).value.trim();
+  return v === "" ? undefined : Math.floor(Number(v));
+};
+
+function setupConsole() {
+  $("d-start").addEventListener("click", () => direct("start"));
+  $("d-pause").addEventListener("click", () => direct("pause"));
+  $("d-resume").addEventListener("click", () => direct("resume"));
+  $("d-move").addEventListener("click", () => {
+    const player = consolePlayer();
+    const table = $("d-move-table").value;
+    if (!player) return;
+    if (!table) {
+      showError(t("dNoTable"));
+      return;
+    }
+    direct("move", { player, table, seat: number("d-seat") });
+  });
+  $("d-sanction").addEventListener("change", () => {
+    $("d-hands").disabled = $("d-sanction").value !== "penalty";
+  });
+  $("d-hands").disabled = true;
+  $("d-sanction-go").addEventListener("click", () => {
+    const player = consolePlayer();
+    if (!player) return;
+    const op = $("d-sanction").value;
+    const name = $("d-player").selectedOptions[0]?.dataset.name || player;
+    if (op === "disqualify" && !confirm(t("dqConfirm").replace("%n", name))) return;
+    direct(op, { player, text: text("d-sanction-text"), hands: op === "penalty" ? number("d-hands") : undefined });
+  });
+  $("d-adjust").addEventListener("click", () => {
+    const player = consolePlayer();
+    if (!player) return;
+    // the reason is required: the server refuses a correction without one (and says so)
+    direct("adjust", { player, amount: number("d-amount"), text: text("d-adjust-text") });
+  });
+  $("d-folded").addEventListener("click", () => {
+    const table = $("d-folded-table").value;
+    if (!table) {
+      showError(t("dNoTable"));
+      return;
+    }
+    T.folded = null;
+    direct("folded", { table });
+  });
+}
+
+// Options of a select, keeping the choice made.
+function fillSelect(select, options) {
+  const value = select.value;
+  select.replaceChildren(
+    ...options.map(([v, label, data]) => {
+      const o = el("option", "", label);
+      o.value = v;
+      Object.assign(o.dataset, data || {});
+      return o;
+    }),
+  );
+  if (options.some(([v]) => v === value)) select.value = value;
+}
+
+// Redraw a list only when what it shows changed (the state comes many times a second, and a
+// list redrawn under the pointer loses the click).
+function changed(name, value) {
+  const key = JSON.stringify([lang, value]);
+  if (T.keys[name] === key) return false;
+  T.keys[name] = key;
+  return true;
+}
+
+function renderConsole(st) {
+  const players = (st && st.players) || [];
+  const tables = (st && st.tables) || [];
+  if (changed("d-players", players)) {
+    fillSelect(
+      $("d-player"),
+      [...players]
+        .sort((a, b) => a[1].localeCompare(b[1]))
+        .map(([pid, name, table, seat, stack]) => [
+          pid,
+          `${name} — ${table ? `${tableLabel(table)}, ${t("seat").toLowerCase()} ${seat}` : "—"} — ${fmt(stack)}`,
+          { name },
+        ]),
+    );
+    const body = $("d-players").tBodies[0];
+    body.replaceChildren(
+      ...[...players]
+        .sort((a, b) => String(a[2]).localeCompare(String(b[2])) || a[3] - b[3])
+        .map(([pid, name, table, seat, stack]) => {
+          const row = el("tr");
+          row.dataset.player = pid;
+          row.dataset.stack = String(stack);
+          row.append(el("td", "", name), el("td", "", table ? tableLabel(table) : "—"), el("td", "", seat ?? "—"),
+            el("td", "num", fmt(stack)));
+          return row;
+        }),
+    );
+  }
+  if (changed("d-tables", tables)) {
+    for (const select of document.querySelectorAll(".d-table")) {
+      fillSelect(select, tables.map(([name, n]) => [name, `${tableLabel(name)} (${n})`]));
+    }
+  }
+  const out = $("d-folded-out");
+  const folded = T.folded;
+  if (changed("d-folded", folded)) {
+    out.replaceChildren();
+    if (folded) {
+      out.append(el("h3", "", `${tableLabel(folded.table)} — ${t("dFoldedTitle")}`));
+      if (!folded.hands.length) out.append(el("p", "hint", t("foldedNone")));
+      for (const hand of [...folded.hands].reverse()) {
+        const item = el("div", "d-hand");
+        item.dataset.hand = String(hand.hand);
+        item.append(el("strong", "", `${t("handNo")} ${hand.hand}`));
+        for (const [name, cards] of Object.entries(hand.holes || {})) {
+          const who = el("span", "d-hole");
+          const row = el("span", "cards small");
+          row.append(...cards.map(cardNode));
+          who.append(el("span", "", name), row);
+          item.append(who);
+        }
+        out.append(item);
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+function badge(cls, text, kind) {
+  const node = el("span", `badge ${cls}`, text);
+  node.dataset.badge = kind;
+  return node;
+}
+
+function renderTournament() {
+  const st = T.state;
+  const name = st ? st.name : T.id;
+  $("title").textContent = name;
+  document.title = `${name} — Brasseur`;
+  $("info").textContent = st ? st.profile : "";
+  const top = $("t-top");
+  top.dataset.phase = st ? st.phase : "";
+  top.dataset.paused = String(Boolean(st && st.paused));
+
+  const badges = [];
+  if (st) {
+    badges.push(badge(`phase phase-${st.phase}`, phaseName(st.phase), st.phase));
+    if (st.paused) badges.push(badge("paused", t("pausedBadge"), "paused"));
+    if (st.hand_for_hand && st.phase !== "hand_for_hand") badges.push(badge("hfh", t("handForHandBadge"), "hand_for_hand"));
+    if (st.break && st.phase !== "break") badges.push(badge("break", t("breakBadge"), "break"));
+  }
+  $("t-badges").replaceChildren(...badges);
+  if (st) {
+    $("t-level").textContent = st.break ? t("breakBadge") : String(st.level ?? "—");
+    const [sb, bb, ante] = st.blinds || [];
+    $("t-blinds").textContent = st.blinds ? `${fmt(sb)} / ${fmt(bb)}${ante ? ` · ante ${fmt(ante)}` : ""}` : "—";
+    $("t-players").textContent = `${fmt(st.players_left ?? 0)} / ${fmt(st.entries ?? 0)}`;
+    $("t-average").textContent = st.average ? fmt(st.average) : "—";
+  }
+  tickTournament();
+
+  // us: registered, seated (and moved), out, or a visitor
+  const you = $("t-you");
+  let line = t("notRegistered");
+  if (T.director) line = t("consoleTitle");
+  else if (T.myTable) line = t("youSeat").replace("%t", tableLabel(T.myTable)).replace("%s", T.mySeat);
+  else if (T.mine && st && st.phase === "registering") line = t("youRegistered").replace("%n", S.nick);
+  else if (T.mine && st && st.you && !st.you.table) line = t("youOut");
+  you.textContent = line;
+  you.dataset.player = T.mine ? T.mine.player : "";
+  you.dataset.table = T.myTable || "";
+  you.dataset.seat = T.mySeat ?? "";
+  you.dataset.reason = T.lastMove ? T.lastMove.reason : "";
+  you.dataset.balanced = String(T.moves.balancing || 0);
+  const moved = $("t-moved");
+  moved.hidden = !T.lastMove || !T.myTable;
+  if (T.lastMove) {
+    const m = T.lastMove;
+    moved.textContent = t("movedTo").replace("%t", tableLabel(m.table)).replace("%s", m.seat)
+      .replace("%r", WORDS[lang].moveReasons[m.reason] || m.reason);
+  }
+  $("t-register").hidden = Boolean(T.director || T.mine || !st || st.phase !== "registering");
+  $("t-back").hidden = !T.myTable || TABLE === T.myTable;
+  $("table-view").hidden = !TABLE;
+  $("t-watch-hint").hidden = Boolean(TABLE) || !st || !(st.tables || []).length;
+
+  if (!st) return;
+  // the tables: click one to watch it
+  const tables = st.tables || [];
+  $("t-tables-panel").hidden = !tables.length;
+  if (changed("tables", [tables, T.myTable, TABLE])) {
+    $("t-tables").replaceChildren(
+      ...tables.map(([table, n]) => {
+        const item = el("li");
+        const b = el("button", "t-table", tableLabel(table));
+        b.type = "button";
+        b.dataset.table = table;
+        b.addEventListener("click", () => watchTable(table));
+        item.append(b, el("span", "muted", t("playersN").replace("%n", n)));
+        if (table === T.myTable) item.append(el("span", "tag mine", t("yourTable")));
+        else if (table === TABLE) item.append(el("span", "tag watching", t("watchingTable")));
+        if (table === TABLE) b.classList.add("current");
+        return item;
+      }),
+    );
+  }
+  if (changed("payouts", [st.payouts, st.entries])) {
+    $("t-payouts").replaceChildren(...(st.payouts || []).map((prize) => el("li", "", fmt(prize))));
+    $("t-entries").textContent = `${fmt(st.entries ?? 0)} ${t("entries")}` +
+      ((st.payouts || []).length ? "" : ` — ${t("payoutsLater")}`);
+  }
+  const registered = st.registered || [];
+  $("t-registered-panel").hidden = st.phase !== "registering";
+  if (changed("registered", registered)) {
+    $("t-registered").replaceChildren(...registered.map((n) => el("li", "", n)));
+  }
+  const results = st.results || [];
+  $("t-results-panel").hidden = !results.length;
+  if (changed("results", results)) {
+    $("t-results").tBodies[0].replaceChildren(
+      ...results.map(([place, who, prize, points]) => {
+        const row = el("tr");
+        row.append(el("td", "num", String(place)), el("td", "", who), el("td", "num", prize ? fmt(prize) : ""),
+          el("td", "num", points ? fmt(points) : ""));
+        return row;
+      }),
+    );
+    $("t-csv").href = `/api/tournaments/${encodeURIComponent(T.id)}/results.csv`;
+    $("t-json").href = `/api/tournaments/${encodeURIComponent(T.id)}/results.json`;
+  }
+  if (T.director) {
+    $("d-start").disabled = st.phase !== "registering";
+    $("d-pause").disabled = Boolean(st.paused) || st.phase === "finished";
+    $("d-resume").disabled = !st.paused || st.phase === "finished";
+    for (const group of document.querySelectorAll("#console .d-group")) group.disabled = st.phase === "finished";
+    renderConsole(st);
+  }
+}
+
+// the level clock, counted down here between two states
+function tickTournament() {
+  const st = T.state;
+  let shown = "—";
+  if (st && st.level_left !== null && st.level_left !== undefined) {
+    const running = !st.paused && st.phase !== "registering";
+    const left = st.level_left - (running ? (performance.now() - T.at) / 1000 : 0);
+    if (st.phase !== "finished") shown = clockText(left);
+  }
+  $("t-countdown").textContent = shown;
+}
+
+function setupTournament() {
+  $("t-register").addEventListener("click", registerNow);
+  $("t-back").addEventListener("click", backToMyTable);
+  if (T.director) setupConsole();
+}
+
+function startTournament() {
+  $("t-top").hidden = false;
+  $("tournament-view").hidden = false;
+  $("console").hidden = !T.director;
+  $("nick-form").hidden = true;
+  setupTable();
+  setupTournament();
+  renderTournament();
+  connect();
+}
+
+// ------------------------------------------------------------------ the lobby's list
+
+async function loadTournaments() {
+  try {
+    const response = await fetch("/api/tournaments");
+    L.tournaments = response.ok ? await response.json() : [];
+  } catch {
+    return; // offline for a moment: the next refresh tries again
+  }
+  renderTournamentList();
+}
+
+function renderTournamentList() {
+  const list = L.tournaments;
+  if (!changed("lobby", [list, S.nick]) && list) return;
+  const ul = $("t-list");
+  ul.replaceChildren();
+  if (!list) return;
+  if (!list.length) ul.append(el("li", "hint", t("noTournaments")));
+  for (const x of list) {
+    const item = el("li", "t-item");
+    item.dataset.tournament = x.id;
+    const head = el("div", "t-name");
+    head.append(el("strong", "", x.name || x.id), el("span", "muted", ` ${x.id}`));
+    const meta = el("div", "t-meta");
+    meta.append(badge(`phase phase-${x.phase}`, phaseName(x.phase), x.phase));
+    meta.append(el("span", "", `${fmt(x.entries ?? 0)} ${t("entries")}`));
+    if (x.phase !== "registering" && x.phase !== "finished") {
+      meta.append(el("span", "", `${t("playersLeft")} ${fmt(x.players_left ?? 0)}`));
+      if (x.level) meta.append(el("span", "", `${t("level")} ${x.level}`));
+    }
+    const actions = el("div", "row");
+    const mine = loadJSON(KEY.tournament(x.id), null);
+    const link = `/?tournament=${encodeURIComponent(x.id)}`;
+    if (mine) {
+      actions.append(el("span", "good", `✓ ${t("registeredMark")}`));
+    } else if (x.phase === "registering") {
+      const b = el("button", "primary register", t("register"));
+      b.type = "button";
+      b.addEventListener("click", () => {
+        if (!S.nick) {
+          showError(t("nickFirst"));
+          $("nick-form").hidden = false;
+          $("nick").focus();
+          return;
+        }
+        sessionStorage.setItem(KEY.register(x.id), "1"); // the tournament's page registers us
+        location.href = link;
+      });
+      actions.append(b);
+    }
+    const open = el("a", "button open", t("openTournament"));
+    open.href = link;
+    actions.append(open);
+    item.append(head, meta, actions);
+    ul.append(item);
+  }
+}
+
 // ================================================================== start
 
 $("lang").addEventListener("click", () => {
   lang = lang === "fr" ? "en" : "fr";
   localStorage.setItem(KEY.lang, lang);
   translatePage();
-  if (TABLE) {
+  if (MODE === "lobby") {
+    renderLobby();
+  } else {
     renderLog();
     render();
-  } else {
-    renderLobby();
+    if (MODE === "tournament") renderTournament();
   }
 });
 $("error-close").addEventListener("click", () => {
@@ -1417,8 +2042,17 @@ $("nick-form").addEventListener("submit", (event) => {
   const changed = nick !== S.nick;
   S.nick = nick;
   localStorage.setItem(KEY.nick, nick);
-  if (!TABLE) {
+  if (MODE === "lobby") {
     $("nick-form").hidden = true;
+    $("error").hidden = true;
+    renderLobby();
+    return;
+  }
+  if (MODE === "tournament") {
+    $("nick-form").hidden = true;
+    $("error").hidden = true;
+    if (sessionStorage.getItem(KEY.register(T.id))) registerNow();
+    renderTournament();
     return;
   }
   render();
@@ -1427,11 +2061,15 @@ $("nick-form").addEventListener("submit", (event) => {
 });
 
 translatePage();
-if (!TABLE) {
+if (MODE === "lobby") {
   $("lobby").hidden = false;
   $("nick-form").hidden = Boolean(S.nick);
   setupLobby();
   renderLobby();
+  loadTournaments();
+  setInterval(loadTournaments, 4000);
+} else if (MODE === "tournament") {
+  startTournament();
 } else {
   $("table-view").hidden = false;
   setupTable();

@@ -380,7 +380,7 @@ class Gateway:
         if tid not in self.tournaments:
             return self._response(404, b"no such tournament\n", "text/plain")
         if len(parts) == 3:
-            state = self.tournaments[tid].coordinator.state()
+            state = self.tournaments[tid].host.public_state()
             return self._response(200, json.dumps(state).encode(), "application/json")
         if len(parts) == 4 and parts[3] in ("results.csv", "results.json"):
             text = self.store.get_meta(f"tournament:{tid}:{parts[3]}")

@@ -218,6 +218,8 @@ class MovePlayer:
     waits_for_button: bool = False
     """The only free seat was the next button or small blind: the table deals him in only once
     the button has passed his seat (ligue art. 3, tda 10-A); see ``server.tournament.seating``."""
+    reason: str = "balancing"
+    """``balancing``, or ``director`` for a move made from the director's console."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -644,6 +644,7 @@ class Director:
             to_table=dst.id,
             to_seat=to_seat,
             stack=e.stack,
+            reason="director",
         )
 
     def busy(self, table_id: int) -> bool:

@@ -359,7 +359,13 @@ class TournamentHost:
             if pending is not None:
                 client, ref = pending
                 client.deliver(
-                    encode(m.Error(code=f"tournament.{dec.reason.value}", message=dec.detail or ""))
+                    encode(
+                        m.Error(
+                            code=f"tournament.{dec.reason.value}",
+                            message=dec.detail or dec.reason.value.replace("_", " "),
+                            ref=ref,
+                        )
+                    )
                 )
         elif isinstance(dec, TableAssignment):
             self._open(dec)
@@ -391,7 +397,7 @@ class TournamentHost:
                 dec.to_seat,
                 dec.stack,
                 dec.waits_for_button,
-                "balancing",
+                dec.reason,
             )
         elif isinstance(dec, BreakTable):
             for draw in dec.draws:
@@ -543,7 +549,8 @@ class TournamentHost:
 
     # ------------------------------------------------------------------ lobby
 
-    def _state_message(self, client: Client) -> m.TournamentState:
+    def public_state(self) -> dict[str, Any]:
+        """The state as the lobby shows it (table names, no ``you``)."""
         state = dict(self.coordinator.state()) if self.coordinator is not None else {}
         state["tables"] = [
             [self.table_name(t), n] for t, n in state.get("tables", []) if isinstance(t, int)
@@ -552,6 +559,10 @@ class TournamentHost:
             [pid, name, self.table_name(t), seat, stack]
             for pid, name, t, seat, stack in state.get("players", [])
         ]
+        return state
+
+    def _state_message(self, client: Client) -> m.TournamentState:
+        state = self.public_state()
         pid = client.pid
         where = self.where.get(pid) if pid else None
         state["you"] = (

@@ -70,35 +70,34 @@ class WebServer:
         return f"http://127.0.0.1:{self.port}"
 
 
-@pytest.fixture(scope="module")
-def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    _require_browser()
-    data = tmp_path_factory.mktemp("web-data")
-    port = _free_port()
-    log = data / "server.log"
-    args = [
-        sys.executable, "-m", "server", "--port", str(port), "--data", str(data),
-        "--cut-seconds", "5", "--next-hand-seconds", "1.5", "--showdown-seconds", "1",
-        "--action-seconds", "45", "--time-bank-seconds", "10",
-    ]  # fmt: skip
-    with log.open("wb") as err:
-        proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
+@contextlib.contextmanager
+def serve(args: list[str], data: Path, ready: str = "Brasseur is serving on") -> Iterator[str]:
+    """Run ``python -m server ARGS`` (stdout in DATA/server.out, stderr in DATA/server.log)
+    until /healthz answers and its stdout shows ``ready``; yields what it printed so far.
+    Stopped with SIGTERM at the end."""
+    port = int(args[args.index("--port") + 1])
+    out_path, log_path = data / "server.out", data / "server.log"
+    with out_path.open("wb") as out, log_path.open("wb") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server", *args], cwd=ROOT, stdout=out, stderr=err
+        )
     try:
-        link = ""
         deadline = time.monotonic() + 20
-        assert proc.stdout is not None
-        while not link:
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"the server exited: {log.read_text()[-2000:]}")
-            found = re.search(r"(http://\S+\?table=friends&invite=\S+)", line)
-            if found:
-                link = found.group(1).replace("localhost", "127.0.0.1")
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"the server exited: {log_path.read_text()[-2000:]}")
+            printed = out_path.read_text()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as reply:
+                    healthy = reply.status == 200
+            except OSError:
+                healthy = False
+            if healthy and ready in printed:
+                break
             if time.monotonic() > deadline:
-                pytest.fail("the server printed no invite link")
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as reply:
-            assert reply.status == 200
-        yield WebServer(port=port, invite_link=link, data=data)
+                pytest.fail(f"the server did not come up: {log_path.read_text()[-2000:]}")
+            time.sleep(0.05)
+        yield printed
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -106,8 +105,24 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)
-        if proc.stdout is not None:
-            proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    _require_browser()
+    data = tmp_path_factory.mktemp("web-data")
+    port = _free_port()
+    args = [
+        "--port", str(port), "--data", str(data),
+        "--cut-seconds", "5", "--next-hand-seconds", "1.5", "--showdown-seconds", "1",
+        "--action-seconds", "45", "--time-bank-seconds", "10",
+    ]  # fmt: skip
+    with serve(args, data, ready="invite=") as printed:
+        found = re.search(r"(http://\S+\?table=friends&invite=\S+)", printed)
+        if not found:
+            pytest.fail(f"the server printed no invite link: {printed[-2000:]}")
+        link = found.group(1).replace("localhost", "127.0.0.1")
+        yield WebServer(port=port, invite_link=link, data=data)
 
 
 @pytest.fixture(scope="module")
