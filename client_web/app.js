@@ -1056,6 +1056,7 @@ function renderMe() {
   $("time").disabled = S.timeCalled;
   $("show").hidden = !(S.showable && S.phase === "between");
   $("sitout").hidden = !seated;
+  $("call-director").hidden = !seated || MODE !== "tournament";
   $("leave").hidden = !seated || MODE === "tournament"; // a tournament seat is left by busting
   const me = S.seats[S.you];
   $("sitout").textContent = me && me.sittingOut ? t("sitIn") : t("sitOut");
@@ -1298,6 +1299,12 @@ function setupTable() {
   $("sitout").addEventListener("click", () => {
     const me = S.seats[S.you];
     command(me && me.sittingOut ? "sitin" : "sitout", {});
+  });
+  $("call-director").addEventListener("click", () => {
+    // a dispute or a question: the call waits in the director's console for a ruling
+    const why = prompt(t("callDirectorWhy"));
+    if (why === null) return;
+    command("call_director", { hand: S.hand || undefined, text: why.trim().slice(0, 300) });
   });
   $("leave").addEventListener("click", () => {
     if (!confirm(t("leaveConfirm"))) return;
@@ -1762,6 +1769,29 @@ function changed(name, value) {
 function renderConsole(st) {
   const players = (st && st.players) || [];
   const tables = (st && st.tables) || [];
+  const calls = (st && st.calls) || [];
+  if (changed("d-calls", calls)) {
+    $("d-calls").replaceChildren(
+      ...calls.map(([id, table, name, hand, why]) => {
+        const item = el("li", "d-call");
+        item.dataset.call = String(id);
+        const ruling = el("input");
+        ruling.maxLength = 200;
+        ruling.placeholder = t("dRuling");
+        const go = el("button", "", t("dRule"));
+        go.type = "button";
+        go.addEventListener("click", () => {
+          direct("rule", { amount: id, text: ruling.value.trim() || undefined });
+        });
+        item.append(
+          el("span", "", `#${id} ${t("tableN").replace("%n", table)}${hand ? ` · ${t("dHandN").replace("%n", hand)}` : ""} — ${name}: ${why}`),
+          ruling,
+          go,
+        );
+        return item;
+      }),
+    );
+  }
   if (changed("d-players", players)) {
     fillSelect(
       $("d-player"),

@@ -18,6 +18,7 @@ __all__ = [
     "ActionEvent",
     "BoardEvent",
     "CallClock",
+    "CallDirector",
     "Chat",
     "ChatEvent",
     "ClockEvent",
@@ -255,6 +256,18 @@ class FollowTournament(Message):
     TYPE: ClassVar[str] = "follow"
     tournament: str = _f(NAME)
     token: str | None = _f(1024, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallDirector(Message):
+    """A tournament player calls the director to his table (a dispute, a question): the call
+    waits in the director's console for a ruling, which is said at the table."""
+
+    TYPE: ClassVar[str] = "call_director"
+    table: str = _f(NAME)
+    hand: int | None = _f(BIG, None)
+    text: str = _f(300, "")
     id: int | None = _f(BIG, None)
 
 
@@ -575,6 +588,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         Register,
         FollowTournament,
         Direct,
+        CallDirector,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {

@@ -485,6 +485,14 @@ class Gateway:
         if isinstance(message, m.Direct):
             self._tournament(message.tournament).host.console(conn, message)
             return
+        if isinstance(message, m.CallDirector):
+            tid = self._table(message.table).config.extra.get("tournament")
+            if not isinstance(tid, str) or tid not in self.tournaments:
+                raise ProtocolError(ErrorCode.NOT_SEATED, "no director at a friends table")
+            self.tournaments[tid].host.call_director(
+                conn, message.table, message.hand, message.text
+            )
+            return
         if isinstance(message, m.JoinTable):
             actor = self._table(message.table)
             public = "tournament" in actor.config.extra  # tournament tables: anyone may watch

@@ -51,6 +51,7 @@ __all__ = [
     "DirectorLoop",
     "LocalCoordinator",
     "Report",
+    "TableNote",
 ]
 
 log = logging.getLogger("brasseur.tournament")
@@ -67,6 +68,17 @@ class Adjusted:
     player_id: str
     stack: int
     reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableNote:
+    """Said at a table by the director: a warning, a penalty (``dead_hands`` missed hands,
+    cdc 11.1), a player's call for the director, or a ruling on it."""
+
+    table_id: int
+    text: str
+    player_id: str = ""
+    dead_hands: int = 0
 
 
 class Coordinator(Protocol):
@@ -93,6 +105,9 @@ class DirectorLoop:
         self.started = False
         self.finished: Finished | None = None
         self.eliminated: list[Eliminated] = []
+        self.calls: list[dict[str, Any]] = []
+        """Players' calls for the director waiting for a ruling (oldest first)."""
+        self.next_call = 1
 
     def handle(self, kind: str, data: dict[str, Any], now: float) -> list[Any]:
         d = self.director
@@ -136,6 +151,14 @@ class DirectorLoop:
                 self._log("move", data, now)
                 table, _ = d.where(data["player"])
                 out = [] if table is None or d.busy(table) else self._between_hands(table, now)
+            elif kind in ("warn", "penalty"):
+                self._log(kind, data, now)
+                out = self._note(kind, data)
+            elif kind == "call":
+                out = self._call(data, now)
+            elif kind == "rule":
+                self._log("rule", data, now)
+                out = self._rule(data)
             else:
                 log.warning("unknown report %s", kind)
                 return []
@@ -150,6 +173,52 @@ class DirectorLoop:
             elif isinstance(dec, Finished):
                 self.finished = dec
         return out
+
+    def _note(self, kind: str, data: dict[str, Any]) -> list[Any]:
+        """cdc 11.1, tda 71: a warning, or missed hands (dealt dead, blinds posted)."""
+        pid = data["player"]
+        table, _ = self.director.where(pid)
+        if table is None:
+            return []
+        name = self.names.get(pid, pid)
+        hands = int(data.get("hands") or 0)
+        text = str(data.get("text") or "")
+        if kind == "penalty":
+            note = f"penalty: {name} misses {hands} hand(s) (cdc 11.1). {text}".strip()
+            return [TableNote(table_id=table, text=note, player_id=pid, dead_hands=hands)]
+        note = f"warning to {name} (cdc 11.1). {text}".strip()
+        return [TableNote(table_id=table, text=note, player_id=pid)]
+
+    def _call(self, data: dict[str, Any], now: float) -> list[Any]:
+        """A player calls the director to his table (a dispute): a pending decision."""
+        pid = data["player"]
+        table, seat = self.director.where(pid)
+        if table is None:
+            return []
+        call = {
+            "id": self.next_call,
+            "table": table,
+            "seat": seat,
+            "player": pid,
+            "name": self.names.get(pid, pid),
+            "hand": data.get("hand"),
+            "text": str(data.get("text") or "")[:300],
+            "at": now,
+        }
+        self.next_call += 1
+        self.calls.append(call)
+        del self.calls[:-50]
+        note = f"{call['name']} calls the director (#{call['id']}): {call['text']}"
+        return [TableNote(table_id=table, text=note)]
+
+    def _rule(self, data: dict[str, Any]) -> list[Any]:
+        """The director's ruling on a pending call, said at the table it came from."""
+        call = next((c for c in self.calls if c["id"] == data.get("call")), None)
+        if call is None:
+            return []
+        self.calls.remove(call)
+        note = f"director's ruling on #{call['id']} ({call['name']}): {data.get('text', '')}"
+        return [TableNote(table_id=call["table"], text=note)]
 
     def _log(self, op: str, data: dict[str, Any], now: float) -> None:
         self.log.append({"op": op, "at": now, **data})
@@ -232,6 +301,7 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
         "players": [
             [pid, loop.names.get(pid, pid), t, seat, d.stack(pid)] for t, seat, pid in seated[:500]
         ],
+        "calls": [[c["id"], c["table"], c["name"], c["hand"], c["text"]] for c in loop.calls],
         "results": [
             [r.place, loop.names.get(r.player_id, r.player_id), r.prize, r.points]
             for r in (loop.finished.results if loop.finished else ())

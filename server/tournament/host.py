@@ -28,7 +28,7 @@ from server.table.config import TableConfig
 from server.table.dealer import Dealer
 
 from .config import TournamentConfig
-from .coordinator import Adjusted, Coordinator
+from .coordinator import Adjusted, Coordinator, TableNote
 from .decisions import (
     BountyAwarded,
     BreakTable,
@@ -53,7 +53,18 @@ __all__ = ["HostSettings", "TournamentHost"]
 log = logging.getLogger("brasseur.tournament")
 
 CONSOLE_OPS = frozenset(
-    {"start", "pause", "resume", "move", "warn", "penalty", "disqualify", "adjust", "folded"}
+    {
+        "start",
+        "pause",
+        "resume",
+        "move",
+        "warn",
+        "penalty",
+        "disqualify",
+        "adjust",
+        "folded",
+        "rule",
+    }
 )
 
 
@@ -244,27 +255,28 @@ class TournamentHost:
                 raise ProtocolError(ErrorCode.OUT_OF_RANGE, "a table and a seat")
             self.coordinator.submit("move", {"player": player, "table": table, "seat": msg.seat})
         elif msg.op in ("warn", "penalty"):
-            self._penalty(player, msg.op, msg.hands or 0, msg.text or "")
+            if msg.op == "penalty" and not 1 <= (msg.hands or 0) <= 100:
+                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "1 to 100 hands")
+            if player not in self.where:
+                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the player has no seat")
+            self.coordinator.submit(
+                msg.op, {"player": player, "hands": msg.hands or 0, "text": msg.text or ""}
+            )
+        elif msg.op == "rule":  # a ruling on a pending call (``amount`` is the call's number)
+            if msg.amount is None or not msg.text:
+                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the call's number and a ruling")
+            self.coordinator.submit("rule", {"call": msg.amount, "text": msg.text})
         elif msg.op == "folded":
             self._folded(client, msg.table or "")
 
-    def _penalty(self, pid: str, op: str, hands: int, text: str) -> None:
-        """cdc 11.1-11.2, tda 71: a warning, or missed hands (dealt dead, blinds posted)."""
-        where = self.where.get(pid)
-        if where is None:
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the player has no seat")
-        actor = self.tables.get(where.table)
-        if actor is None:
-            return  # another process runs that table; its host applies console penalties
-        name = self.names.get(pid, pid)
-        if op == "penalty":
-            if not 1 <= hands <= 100:
-                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "1 to 100 hands")
-            actor.post("t_penalty", None, (pid, hands))
-            note = f"penalty: {name} misses {hands} hand(s) (cdc 11.1). {text}".strip()
-        else:
-            note = f"warning to {name} (cdc 11.1). {text}".strip()
-        actor.post("t_note", None, note)
+    def call_director(self, client: Client, table: str, hand: int | None, text: str) -> None:
+        """A seated player calls the director to his table (cdc 1.3: the director decides)."""
+        assert self.coordinator is not None
+        pid = client.pid
+        where = self.where.get(pid) if pid else None
+        if pid is None or where is None or self.table_name(where.table) != table:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table")
+        self.coordinator.submit("call", {"player": pid, "hand": hand, "text": text})
 
     def _folded(self, client: Client, table: str) -> None:
         """cdc 10.6: the director may look at folded hands (collusion check): every hole card
@@ -442,6 +454,12 @@ class TournamentHost:
                 if actor is not None:
                     note = f"bounty: {self.names.get(dec.player_id)} +{dec.chips}"
                     actor.post("t_stack", None, (where.seat, dec.player_id, dec.chips, note, True))
+        elif isinstance(dec, TableNote):
+            actor = self._mine(dec.table_id)
+            if actor is not None:
+                if dec.dead_hands:
+                    actor.post("t_penalty", None, (dec.player_id, dec.dead_hands))
+                actor.post("t_note", None, dec.text)
         elif isinstance(dec, Adjusted):
             actor = self._mine(dec.table_id)
             if actor is not None:

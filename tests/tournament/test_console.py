@@ -221,3 +221,33 @@ async def test_fpc_removes_a_registered_player_who_never_reached_his_seat() -> N
     assert gone.pid not in seated
     assert {p.pid for p in players[:3]} & seated
     assert s.director.remaining <= 3
+
+
+@pytest.mark.asyncio
+async def test_a_player_calls_the_director_who_rules_at_the_table() -> None:
+    """A dispute: a seated player calls the director; the call waits in the console (the
+    state's ``calls``) until the director rules, and the ruling is said at that table."""
+    s = Setup()
+    players = await s.register(3)
+    s.direct("start")
+    await s.run(3)
+    caller = players[1]
+    table = s.table().table
+    s.host.call_director(caller, table, s.table().hand_no, "he said call, then pushed 2 chips")
+    await settle()
+    assert s.host.coordinator is not None
+    (call,) = s.host.coordinator.state()["calls"]
+    number = call[0]
+    assert call[2] == "P1" and "pushed 2 chips" in call[4]
+    with pytest.raises(ProtocolError):
+        s.direct("rule", amount=number)  # a ruling needs words
+    s.direct("rule", amount=number, text="verbal prevails: a call (cdc 9.2)")
+    await settle()
+    assert s.host.coordinator.state()["calls"] == []
+    said = [c.text for c in players[0].of(m.ChatEvent) if c.player == "director"]
+    assert any("calls the director" in t for t in said)
+    assert any("verbal prevails" in t and f"#{number}" in t for t in said)
+    outsider = RecordingClient(pid="nobody")
+    with pytest.raises(ProtocolError) as refused:
+        s.host.call_director(outsider, table, None, "let me in")
+    assert refused.value.code == ErrorCode.NOT_SEATED

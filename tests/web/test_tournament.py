@@ -410,6 +410,24 @@ def test_players_follow_a_balancing_move_and_the_director_runs_the_clock(
         page.click("#d-folded")
         page.wait_for_selector("#d-folded-out h3")
         director.shot("t07-console")
+
+        # ---- a player calls the director (a dispute): the call waits in the console until
+        # the director rules, and the ruling is said at the player's table
+        caller = next((c for c in (moved, ana, bob) if c.page.is_visible("#call-director")), None)
+        assert caller is not None, "no browser player is seated any more"
+        caller.page.once("dialog", lambda d: d.accept("he said call, then pushed two chips"))
+        caller.page.click("#call-director")
+        page.wait_for_selector("#d-calls li.d-call")
+        call = page.locator("#d-calls li.d-call").first
+        assert "pushed two chips" in call.inner_text()
+        call.locator("input").fill("verbal prevails: a call (cdc 9.2)")
+        call.locator("button").click()
+        page.wait_for_function("() => document.querySelectorAll('#d-calls li').length === 0")
+        wait_until(
+            lambda: "verbal prevails" in caller.page.inner_text("#log"),
+            "the director's ruling said at the caller's table",
+        )
+        caller.shot("t08-ruling-at-the-table")
     finally:
         if crowd is not None:
             crowd.close()
