@@ -14,6 +14,7 @@ __all__ = [
     "CLIENT_MESSAGES",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
+    "Abandon",
     "Act",
     "ActionEvent",
     "BoardEvent",
@@ -256,6 +257,17 @@ class FollowTournament(Message):
     TYPE: ClassVar[str] = "follow"
     tournament: str = _f(NAME)
     token: str | None = _f(1024, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Abandon(Message):
+    """A player announces he leaves the tournament (cdc 1.9): his chips are removed and he is
+    ranked at once. Needs the player token; cannot be undone."""
+
+    TYPE: ClassVar[str] = "abandon"
+    tournament: str = _f(NAME)
+    token: str = _f(1024)
     id: int | None = _f(BIG, None)
 
 
@@ -589,6 +601,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         FollowTournament,
         Direct,
         CallDirector,
+        Abandon,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {

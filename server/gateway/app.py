@@ -485,6 +485,9 @@ class Gateway:
         if isinstance(message, m.Direct):
             self._tournament(message.tournament).host.console(conn, message)
             return
+        if isinstance(message, m.Abandon):
+            self._tournament(message.tournament).host.abandon(message.token)
+            return
         if isinstance(message, m.CallDirector):
             tid = self._table(message.table).config.extra.get("tournament")
             if not isinstance(tid, str) or tid not in self.tournaments:

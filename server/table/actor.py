@@ -461,6 +461,15 @@ class TableActor:
         if seat is None:
             return
         state = self.seats[seat]
+        if self.director is not None:
+            # a tournament seat is the director's: leaving the table only stops watching it
+            # (the seat stays and is blinded, cdc 1.8); an abandon is announced to the
+            # director (``abandon``, cdc 1.9)
+            if state.client is client:
+                state.client = None
+                state.connected = False
+                self._emit([("seat", self._seat_payload(state, "disconnected"))])
+            return
         hand = self.hand
         in_hand = (
             hand is not None

@@ -269,6 +269,18 @@ class TournamentHost:
         elif msg.op == "folded":
             self._folded(client, msg.table or "")
 
+    def abandon(self, token: str) -> None:
+        """The player announces he leaves (cdc 1.9, fpc 4-3, ligue 6.23): chips removed,
+        ranked at the announcement."""
+        assert self.coordinator is not None
+        claims = self.auth.verify(token, "player")
+        if claims.get("t") != self.tid:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is for another tournament")
+        pid = str(claims["p"])
+        if pid not in self.where:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat in this tournament")
+        self.coordinator.submit("abandon", {"player": pid})
+
     def call_director(self, client: Client, table: str, hand: int | None, text: str) -> None:
         """A seated player calls the director to his table (cdc 1.3: the director decides)."""
         assert self.coordinator is not None

@@ -251,3 +251,32 @@ async def test_a_player_calls_the_director_who_rules_at_the_table() -> None:
     with pytest.raises(ProtocolError) as refused:
         s.host.call_director(outsider, table, None, "let me in")
     assert refused.value.code == ErrorCode.NOT_SEATED
+
+
+@pytest.mark.asyncio
+async def test_leaving_a_tournament_table_keeps_the_seat_and_an_abandon_is_announced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``leave`` at a tournament table only stops watching it: the seat is the director's and
+    stays, blinded (cdc 1.8); the player announces an abandon with his token (cdc 1.9)."""
+    s = Setup()
+    players = await s.register(4)
+    s.direct("start")
+    await s.run(3)
+    quitter = players[0]
+    assert quitter.pid is not None
+    actor = s.table()
+    actor.post("msg", quitter, m.LeaveTable(table=actor.table))
+    await s.run(60)
+    assert quitter.pid in {st.pid for st in actor.seats.values()}
+    assert s.director.remaining == 4
+    assert not [r for r in caplog.records if r.levelno >= 30]  # no report refused
+    with pytest.raises(ProtocolError) as refused:
+        s.host.abandon(s.token)  # the director's token is not a player's
+    assert refused.value.code == ErrorCode.BAD_TOKEN
+    s.host.abandon(s.host.player_token(quitter.pid))
+    await s.run(30)
+    assert quitter.pid not in {st.pid for st in actor.seats.values()}
+    assert s.director.remaining == 3
+    (out,) = [e for e in s.live.coordinator.loop.eliminated if e.player_id == quitter.pid]
+    assert out.abandoned and out.place == 4
