@@ -21,8 +21,8 @@ from bots.strategies import CallingStation, RandomLegal, TightAggressive
 from server.tournament.redis_store import RedisTableStore
 from tests.integration.wsclient import ROOT, Server
 
-CONFIG = Path(__file__).parent / "configs" / "processes_60.toml"
-PLAYERS = 60
+CONFIG = Path(__file__).parent / "configs" / "processes_200.toml"
+PLAYERS = 200
 STACK = 3000
 TID = "duo"
 
