@@ -50,3 +50,14 @@ async def settle() -> None:
 
     for _ in range(20):
         await asyncio.sleep(0)
+
+
+async def seat_players(actor: TableActor, n: int) -> list[RecordingClient]:
+    """Players p1..pn sit at seats 1..n (the gateway already checked their tokens)."""
+    clients = []
+    for k in range(1, n + 1):
+        client = RecordingClient(pid=f"p{k}")
+        actor.post("sit", client, (k, f"p{k}", f"Player{k}", ""))
+        clients.append(client)
+    await settle()
+    return clients

@@ -8,17 +8,7 @@ from protocol import messages as m
 from server.table.actor import TableActor, TablePhase
 from server.table.clock import FakeClock
 
-from .helpers import RecordingClient, make_table, settle
-
-
-async def seat_players(actor: TableActor, n: int) -> list[RecordingClient]:
-    clients = []
-    for k in range(1, n + 1):
-        client = RecordingClient(pid=f"p{k}")
-        actor.post("sit", client, (k, f"p{k}", f"Player{k}", ""))
-        clients.append(client)
-    await settle()
-    return clients
+from .helpers import RecordingClient, make_table, seat_players, settle
 
 
 def to_act(actor: TableActor) -> int:

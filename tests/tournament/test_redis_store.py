@@ -21,7 +21,7 @@ from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
 from server.tournament.redis_store import RedisTableStore
 
-from ..table.helpers import RecordingClient, settle
+from ..table.helpers import RecordingClient, seat_players, settle
 
 Event = tuple[int, str, dict[str, Any]]
 
@@ -257,16 +257,6 @@ def new_actor(redis_url: str, prefix: str) -> tuple[TableActor, FakeClock, redis
         store=RedisTableStore(connection, prefix),
     )
     return actor, clock, connection
-
-
-async def seat_players(actor: TableActor, n: int) -> list[RecordingClient]:
-    clients = []
-    for k in range(1, n + 1):
-        client = RecordingClient(pid=f"p{k}")
-        actor.post("sit", client, (k, f"p{k}", f"Player{k}", ""))
-        clients.append(client)
-    await settle()
-    return clients
 
 
 async def start_hand(actor: TableActor, clock: FakeClock) -> None:
