@@ -846,7 +846,7 @@ function render() {
   $("table-view").dataset.table = TABLE;
   $("table-name").hidden = MODE !== "tournament" || !cfg;
   // hand records are served to holders of a friends table's invite
-  $("history-open").hidden = !cfg || MODE !== "table";
+  $("history-open").hidden = !cfg || (MODE !== "table" && MODE !== "tournament");
   renderSeats();
   renderCenter();
   renderMe();

@@ -185,6 +185,10 @@ class Gateway:
         self.table_defaults = dict(table_defaults or {})
         """Settings for tables created over the wire (timings from the command line)."""
         self.tournaments: dict[str, LiveTournament] = {}
+        self.public_tables = {
+            name for name, cfg in store.tables() if "tournament" in cfg.get("extra", {})
+        }
+        """Tournament tables, open to anyone (spectators, hand records), closed ones too."""
 
     # ------------------------------------------------------------------ tables
 
@@ -271,6 +275,7 @@ class Gateway:
         return out
 
     def _add_tournament_table(self, actor: TableActor) -> None:
+        self.public_tables.add(actor.table)
         self.store.save_table(actor.table, actor.config.to_dict())
         self.tables[actor.table] = actor
 
@@ -346,11 +351,16 @@ class Gateway:
         if len(parts) >= 2 and parts[1] == "tournaments":
             return self._tournament_api(parts)
         token = (query.get("t") or [""])[0]
-        try:
-            # hand records and exports of a friends table are for people holding its invite
-            claims = self.auth.verify(token)
-        except ProtocolError as exc:
-            return self._response(403, f"{exc.code}: {exc.message}\n".encode(), "text/plain")
+        if len(parts) >= 3 and parts[2] in self.public_tables:
+            # a tournament table is public (spectators watch it): so are its hand records,
+            # which open only the cards dealt face up or shown (docs/fairness.md)
+            claims: dict[str, Any] = {"t": parts[2]}
+        else:
+            try:
+                # hand records and exports of a friends table are for people holding its invite
+                claims = self.auth.verify(token)
+            except ProtocolError as exc:
+                return self._response(403, f"{exc.code}: {exc.message}\n".encode(), "text/plain")
         if len(parts) == 4 and parts[1] == "hands" and parts[3].endswith(".json"):
             table, hand = parts[2], parts[3][:-5]
             if claims.get("t") != table or not hand.isdigit():

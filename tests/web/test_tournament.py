@@ -428,6 +428,15 @@ def test_players_follow_a_balancing_move_and_the_director_runs_the_clock(
             "the director's ruling said at the caller's table",
         )
         caller.shot("t08-ruling-at-the-table")
+
+        # ---- the fairness check of a tournament hand, in the browser (tournament tables and
+        # their hand records are public; the hole-card proof is the player's own)
+        wait_until(lambda: "✓" in caller.page.inner_text("#log"), "a hole-card check")
+        caller.page.click("#history-open")
+        verdict = caller.page.locator("#history .verdict[data-ok]")
+        verdict.wait_for()
+        assert verdict.get_attribute("data-ok") == "true", caller.page.inner_text("#history-result")
+        caller.shot("t09-tournament-hand-checked")
     finally:
         if crowd is not None:
             crowd.close()
