@@ -269,6 +269,7 @@ def ended_report(data: dict[str, Any]) -> HandEnded:
             Bust(player_id=b[0], seat=int(b[1]), start_stack=int(b[2]), eliminated_by=tuple(b[3]))
             for b in data["busts"]
         ),
+        cancelled=bool(data.get("cancelled")),
     )
 
 

@@ -75,6 +75,9 @@ class HandEnded:
     stacks: Mapping[int, tuple[str, int]]
     """Seat -> (player, stack) for every player still holding chips at the table."""
     busts: tuple[Bust, ...] = ()
+    cancelled: bool = False
+    """The hand was called off with every bet returned (cdc 5.4: a crash): the next deal at
+    this table replays it at the same positions."""
 
 
 # ---------------------------------------------------------------------- decisions (out)

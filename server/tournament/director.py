@@ -101,6 +101,8 @@ class _Table:
     reserved: dict[int, str] = field(default_factory=dict)
     """Seats of busted players who may still rebuy before the next hand (tda 26)."""
     ref: Positions | None = None
+    before: Positions | None = None
+    """``ref`` before the hand being played (a cancelled hand is replayed from it, cdc 5.4)."""
     button: int | None = None
     hand_no: int = 0
     status: _Status = _Status.IDLE
@@ -513,7 +515,7 @@ class Director:
         if t.status is not _Status.DEALT or report.hand_no != t.hand_no:
             raise ReportError(f"table {t.id} is not playing hand {report.hand_no}")
         busts = self._apply_report(t, report)
-        t.ref = report.positions
+        t.ref = t.before if report.cancelled else report.positions
         t.holding = False
         self._set_status(t, _Status.IDLE)
         if t.hfh_round and t.hfh_round == self._round:
@@ -1069,6 +1071,7 @@ class Director:
             positions = first_positions(t.button, players, t.max_seats)
         else:
             positions = next_positions(t.ref, players, t.max_seats)
+        t.before = t.ref
         t.ref = positions
         t.hand_no += 1
         t.hfh_round = self._round if hfh else 0

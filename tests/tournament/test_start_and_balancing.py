@@ -11,6 +11,7 @@ from server.table.positions import next_positions
 from server.tournament import (
     Deal,
     Director,
+    HandEnded,
     LevelChange,
     MovePlayer,
     Phase,
@@ -146,3 +147,34 @@ def test_a_two_player_tournament_deals() -> None:
     d = started(2)
     (table,) = d.table_ids()
     assert isinstance(deal(d, table), Deal)
+
+
+def test_a_cancelled_hand_is_replayed_at_the_same_positions() -> None:
+    """cdc 5.4: a hand called off after a crash (every bet returned) is dealt again at the
+    same positions: the button and blinds do not move on."""
+    d = started(6)
+    (table,) = d.table_ids()
+    first = one(d.ready(table, 0.0), Deal)
+    stacks = {seat: (pid, d.stack(pid)) for seat, pid in d.seating(table).items()}
+    d.hand_ended(
+        HandEnded(
+            table_id=table,
+            hand_no=first.hand_no,
+            positions=first.positions,
+            stacks=stacks,
+            cancelled=True,
+        ),
+        10.0,
+    )
+    replay = one(d.ready(table, 11.0), Deal)
+    assert replay.positions == first.positions
+    assert replay.hand_no == first.hand_no + 1
+    # a hand played to its end moves the big blind on (tda 31)
+    d.hand_ended(
+        HandEnded(
+            table_id=table, hand_no=replay.hand_no, positions=replay.positions, stacks=stacks
+        ),
+        20.0,
+    )
+    after = one(d.ready(table, 21.0), Deal)
+    assert after.positions.big_blind != replay.positions.big_blind
