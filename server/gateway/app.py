@@ -235,7 +235,7 @@ class Gateway:
                 clock=self.clock,
                 dealer=lambda: CsprngDealer(self.signer),
                 auth=self.auth,
-                add_table=lambda actor: self.tables.__setitem__(actor.table, actor),
+                add_table=self._add_shared_table,
                 drop_table=self._drop_table,
                 persist=self.store.set_meta,
             )
@@ -273,6 +273,17 @@ class Gateway:
                 continue
             out.append(self._run_tournament(tid, text))
         return out
+
+    def _add_shared_table(self, actor: TableActor) -> None:
+        """A table of a Redis tournament: its events and records are in Redis, not here."""
+        self.public_tables.add(actor.table)
+        self.tables[actor.table] = actor
+
+    def _records(self, table: str) -> Any:
+        """Where the hand records of ``table`` are: Redis for a Redis tournament's table."""
+        live = self.tournaments.get(table.rsplit("-", 1)[0])
+        shared = getattr(live.coordinator, "store", None) if live is not None else None
+        return shared if shared is not None else self.store
 
     def _add_tournament_table(self, actor: TableActor) -> None:
         self.public_tables.add(actor.table)
@@ -351,7 +362,9 @@ class Gateway:
         if len(parts) >= 2 and parts[1] == "tournaments":
             return self._tournament_api(parts)
         token = (query.get("t") or [""])[0]
-        if len(parts) >= 3 and parts[2] in self.public_tables:
+        if len(parts) >= 3 and (
+            parts[2] in self.public_tables or parts[2].rsplit("-", 1)[0] in self.tournaments
+        ):
             # a tournament table is public (spectators watch it): so are its hand records,
             # which open only the cards dealt face up or shown (docs/fairness.md)
             claims: dict[str, Any] = {"t": parts[2]}
@@ -365,7 +378,7 @@ class Gateway:
             table, hand = parts[2], parts[3][:-5]
             if claims.get("t") != table or not hand.isdigit():
                 return self._response(403, b"not your table\n", "text/plain")
-            record = self.store.hand_record(table, int(hand))
+            record = self._records(table).hand_record(table, int(hand))
             if record is None:
                 return self._response(404, b"no such hand\n", "text/plain")
             return self._response(200, json.dumps(record, indent=1).encode(), "application/json")
@@ -373,7 +386,7 @@ class Gateway:
             table = parts[2]
             if claims.get("t") != table:
                 return self._response(403, b"not your table\n", "text/plain")
-            records = self.store.hand_records(table)
+            records = self._records(table).hand_records(table)
             if parts[3] == "hands.txt":
                 return self._response(
                     200, to_pokerstars(records).encode(), "text/plain; charset=utf-8"

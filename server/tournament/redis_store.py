@@ -181,6 +181,11 @@ class RedisTableStore:
         raw = self.client.hget(self._key(table, "records"), str(int(hand)))
         return None if raw is None else _load(raw)
 
+    def hand_records(self, table: str) -> list[dict[str, Any]]:
+        """Every hand record of ``table``, in hand order (as the SQLite store)."""
+        raw = self.client.hgetall(self._key(table, "records"))
+        return [_load(v) for _, v in sorted(raw.items(), key=lambda kv: int(_text(kv[0])))]
+
     # -- tables ---------------------------------------------------------------------------
 
     def tables(self) -> list[str]:

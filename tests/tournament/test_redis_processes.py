@@ -5,6 +5,7 @@ over, every player is moved back to his seat, no chip is lost and the tournament
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 import subprocess
@@ -171,6 +172,13 @@ async def test_a_killed_process_is_taken_over_and_the_tournament_finishes(
                     everything = True
     assert hands > 50
     assert everything, "the winner ends with every chip"
+    # the hand records are in Redis too: any process serves them (public tournament tables)
+    # even for a table the dead process ran
+    for table in tables:
+        status, body = survivor.get(f"/api/hands/{table}/1.json")
+        assert status == 200, (table, body[:200])
+        record = json.loads(body)
+        assert record["table"] == table and record["hand"] == 1 and record["signature"]
     client.close()
     # the survivor directs and runs the tables it took over
     log = survivor.stderr()
