@@ -47,6 +47,7 @@ from .errors import DirectorError
 
 __all__ = [
     "Adjusted",
+    "ConsoleRefused",
     "Coordinator",
     "DirectorLoop",
     "LocalCoordinator",
@@ -79,6 +80,14 @@ class TableNote:
     text: str
     player_id: str = ""
     dead_hands: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsoleRefused:
+    """A console command that could not be carried out (told to the director's consoles)."""
+
+    op: str
+    text: str
 
 
 class Coordinator(Protocol):
@@ -235,7 +244,7 @@ class DirectorLoop:
             try:
                 d.adjust_stack(pid, stack)
             except DirectorError as exc:
-                log.warning("adjust %s refused: %s", pid, exc)
+                out.append(ConsoleRefused(op="adjust", text=str(exc)))
                 continue
             out.append(
                 Adjusted(table_id=table_id, seat=seat, player_id=pid, stack=stack, reason=reason)
@@ -244,13 +253,17 @@ class DirectorLoop:
             where, seat = d.where(pid)
             if where != table_id or seat is None:
                 continue
-            if to_table not in d.table_ids() or d.busy(to_table):
-                continue
+            name = self.names.get(pid, pid)
+            if to_table in d.table_ids() and d.busy(to_table):
+                continue  # waits for that table's hand to end too
             del self.moves[pid]
-            if to_seat in d.seating(to_table) or to_table == table_id:
-                continue
-            move = d.move(pid, to_table, to_seat)
-            if move is not None:
+            move = None
+            if to_table in d.table_ids() and to_seat not in d.seating(to_table):
+                move = d.move(pid, to_table, to_seat)
+            if move is None:
+                text = f"{name} cannot go to table {to_table}, seat {to_seat}"
+                out.append(ConsoleRefused(op="move", text=text))
+            else:
                 out.append(move)
         return out
 

@@ -28,7 +28,7 @@ from server.table.config import TableConfig
 from server.table.dealer import Dealer
 
 from .config import TournamentConfig
-from .coordinator import Adjusted, Coordinator, TableNote
+from .coordinator import Adjusted, ConsoleRefused, Coordinator, TableNote
 from .decisions import (
     BountyAwarded,
     BreakTable,
@@ -139,6 +139,8 @@ class TournamentHost:
         self.finished = False
         self._dirty: asyncio.TimerHandle | None = None
         self.present: set[str] = set()
+        self.consoles: dict[str, Client] = {}
+        """Connections that sent a valid director's command (told of refused ones)."""
         self.observers: list[Callable[[list[Any]], None]] = []
         """Called with every batch of decisions before it is applied (tests, audit logs)."""
 
@@ -189,6 +191,7 @@ class TournamentHost:
 
     def gone(self, client: Client) -> None:
         self.followers.pop(client.cid, None)
+        self.consoles.pop(client.cid, None)
         if client.pid is not None and self.clients.get(client.pid) is client:
             del self.clients[client.pid]
 
@@ -232,6 +235,7 @@ class TournamentHost:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is for another tournament")
         if msg.op not in CONSOLE_OPS:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"unknown op {msg.op!r}")
+        self.consoles[client.cid] = client
         player = msg.player or ""
         if msg.op in ("move", "warn", "penalty", "disqualify", "adjust") and (
             player not in self.names
@@ -466,6 +470,11 @@ class TournamentHost:
                 if actor is not None:
                     note = f"bounty: {self.names.get(dec.player_id)} +{dec.chips}"
                     actor.post("t_stack", None, (where.seat, dec.player_id, dec.chips, note, True))
+        elif isinstance(dec, ConsoleRefused):
+            for console in list(self.consoles.values()):
+                console.deliver(
+                    encode(m.Error(code="tournament.refused", message=f"{dec.op}: {dec.text}"))
+                )
         elif isinstance(dec, TableNote):
             actor = self._mine(dec.table_id)
             if actor is not None:

@@ -280,3 +280,19 @@ async def test_leaving_a_tournament_table_keeps_the_seat_and_an_abandon_is_annou
     assert s.director.remaining == 3
     (out,) = [e for e in s.live.coordinator.loop.eliminated if e.player_id == quitter.pid]
     assert out.abandoned and out.place == 4
+
+
+@pytest.mark.asyncio
+async def test_a_move_to_a_taken_seat_is_refused_to_the_console_in_words() -> None:
+    s = Setup()
+    players = await s.register(4)
+    s.direct("start")
+    await s.run(3)
+    actor = s.table()
+    taken = next(st for st in actor.seats.values() if st.pid != players[0].pid)
+    s.direct("move", player=players[0].pid, table=actor.table, seat=taken.seat)
+    await s.run(60)
+    refusals = [e for e in s.boss.of(m.Error) if e.code == "tournament.refused"]
+    assert refusals and "cannot go to table" in refusals[0].message
+    # nothing moved: everyone still at his seat
+    assert taken.pid == actor.seats[taken.seat].pid
