@@ -1903,6 +1903,7 @@ function renderTournament() {
   }
   $("t-register").hidden = Boolean(T.director || T.mine || !st || st.phase !== "registering");
   $("t-back").hidden = !T.myTable || TABLE === T.myTable;
+  $("t-abandon").hidden = !T.mine || !T.myTable || T.director;
   $("table-view").hidden = !TABLE;
   $("t-watch-hint").hidden = Boolean(TABLE) || !st || !(st.tables || []).length;
 
@@ -1974,6 +1975,11 @@ function tickTournament() {
 function setupTournament() {
   $("t-register").addEventListener("click", registerNow);
   $("t-back").addEventListener("click", backToMyTable);
+  $("t-abandon").addEventListener("click", () => {
+    // cdc 1.9: an announced abandon removes the chips and ranks the player at once
+    if (!T.mine || !confirm(t("abandonConfirm"))) return;
+    send({ t: "abandon", tournament: T.id, token: T.mine.token });
+  });
   if (T.director) setupConsole();
 }
 

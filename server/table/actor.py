@@ -746,8 +746,16 @@ class TableActor:
             if leaving is None or leaving.pid != pid:
                 return
             state = leaving
-            if self._in_hand() and str(seat) in (self.hand.index if self.hand else {}):
-                log.error("table %s: %s removed during a hand", self.table, pid)
+            if self._in_hand() and seat in self.start_stacks:
+                # removed during his hand (an abandon, cdc 1.9, or a disqualification): his
+                # hand is folded at his turn (dealt dead if the cards are not out yet) and
+                # the seat is freed when the hand ends; the director no longer counts him
+                state.leaving = True
+                state.sitting_out = True
+                self.hold_button.discard(pid)
+                self._emit([("seat", self._seat_payload(state, "leaving"))])
+                self._fold_leaver()
+                return
             del self.seats[seat]
             self.hold_button.discard(pid)
             for cid, watcher in list(self.watchers.items()):
@@ -1239,6 +1247,9 @@ class TableActor:
         for state in [s for s in self.seats.values() if s.leaving]:
             del self.seats[state.seat]
             events.append(("seat", self._seat_payload(state, "left")))
+            for watcher in self.watchers.values():
+                if watcher.seat == state.seat:
+                    watcher.seat = None  # a spectator now, never the next occupant's cards
         for chat_seat, name, text in self.held_chat:
             events.append(("chat_event", {"seat": chat_seat, "player": name, "text": text}))
         self.held_chat = []

@@ -296,3 +296,32 @@ async def test_a_move_to_a_taken_seat_is_refused_to_the_console_in_words() -> No
     assert refusals and "cannot go to table" in refusals[0].message
     # nothing moved: everyone still at his seat
     assert taken.pid == actor.seats[taken.seat].pid
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("phase", ["cut", "betting"])
+async def test_an_abandon_during_the_players_hand_folds_it_and_the_table_goes_on(
+    phase: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """cdc 1.9 during a hand (before the cards are dealt, or while betting): his hand is dealt
+    dead or folded at his turn, the seat is freed when the hand ends, and the table deals on
+    (a seat deleted mid-hand used to stall the deal)."""
+    s = Setup()
+    players = await s.register(4)
+    s.direct("start")
+    await s.run(1)
+    actor = s.table()
+    while actor.phase.value != phase:
+        await s.clock.advance(0.5)
+        await settle()
+    in_hand = {actor.seats[x].pid for x in actor.start_stacks}
+    quitter = next(p for p in players if p.pid in in_hand)
+    assert quitter.pid is not None
+    hand = actor.hand_no
+    s.host.abandon(s.host.player_token(quitter.pid))
+    await s.run(120)
+    assert actor.hand_no >= hand + 3
+    assert quitter.pid not in {st.pid for st in actor.seats.values()}
+    assert s.director.remaining == 3
+    server_side = ("brasseur.tournament", "brasseur.table")
+    assert not [r for r in caplog.records if r.levelno >= 30 and r.name in server_side]

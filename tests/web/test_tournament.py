@@ -437,6 +437,18 @@ def test_players_follow_a_balancing_move_and_the_director_runs_the_clock(
         verdict.wait_for()
         assert verdict.get_attribute("data-ok") == "true", caller.page.inner_text("#history-result")
         caller.shot("t09-tournament-hand-checked")
+        caller.page.click("#history-close")
+
+        # ---- an announced abandon (cdc 1.9): after a confirmation the player is out, ranked
+        gone = you(caller)["player"]
+        caller.page.once("dialog", lambda d: d.accept())
+        caller.page.click("#t-abandon")
+        wait_until(lambda: you(caller)["table"] == "", "the player out after his abandon")
+        wait_until(
+            lambda: page.locator(f"#d-players tr[data-player='{gone}']").count() == 0,
+            "the abandoning player gone from the director's list",
+        )
+        caller.shot("t10-after-abandon")
     finally:
         if crowd is not None:
             crowd.close()
