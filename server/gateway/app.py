@@ -227,31 +227,21 @@ class Gateway:
         return self._run_tournament(tid, text)
 
     def _run_tournament(self, tid: str, text: str) -> LiveTournament:
+        services: dict[str, Any] = {
+            "clock": self.clock,
+            "dealer": lambda: CsprngDealer(self.signer),
+            "auth": self.auth,
+            "drop_table": self._drop_table,
+            "persist": self.store.set_meta,
+        }
         if self.redis is not None:
             live = LiveTournament.redis(
-                tid,
-                text,
-                link=self.redis,
-                clock=self.clock,
-                dealer=lambda: CsprngDealer(self.signer),
-                auth=self.auth,
-                add_table=self._add_shared_table,
-                drop_table=self._drop_table,
-                persist=self.store.set_meta,
+                tid, text, link=self.redis, add_table=self._add_shared_table, **services
             )
-            self.tournaments[tid] = live
-            return live
-        live = LiveTournament.local(
-            tid,
-            text,
-            clock=self.clock,
-            dealer=lambda: CsprngDealer(self.signer),
-            store=self.store,
-            auth=self.auth,
-            add_table=self._add_tournament_table,
-            drop_table=self._drop_table,
-            persist=self.store.set_meta,
-        )
+        else:
+            live = LiveTournament.local(
+                tid, text, store=self.store, add_table=self._add_tournament_table, **services
+            )
         self.tournaments[tid] = live
         return live
 

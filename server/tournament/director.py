@@ -632,22 +632,11 @@ class Director:
         src, dst = self._tables[e.table], self._tables.get(to_table)
         if dst is None or dst.status in (_Status.DEALT, _Status.CLOSED):
             return None
-        if src.status is _Status.DEALT or to_seat in dst.seats:
+        if src.status is _Status.DEALT or to_seat in dst.seats or to_seat in dst.reserved:
             return None
         if not 1 <= to_seat <= dst.max_seats:
             return None
-        from_seat = e.seat
-        self._unplace(src, from_seat)
-        self._place(dst, to_seat, player_id)
-        return MovePlayer(
-            player_id=player_id,
-            from_table=src.id,
-            from_seat=from_seat,
-            to_table=dst.id,
-            to_seat=to_seat,
-            stack=e.stack,
-            reason="director",
-        )
+        return self._move_player(src, e.seat, dst, to_seat, reason="director")
 
     def busy(self, table_id: int) -> bool:
         """True while the table plays a hand."""
@@ -1157,25 +1146,36 @@ class Director:
             if dst is None:
                 break
             seat = self._next_big_blind(src)
-            pid = src.seats[seat]
-            self._unplace(src, seat)
-            to_seat, hold = self._arrival_seat(dst, SeatRule.NEXT_BIG_BLIND)
-            self._place(dst, to_seat, pid)
-            if dst.status is _Status.DEALT:
-                dst.arrivals.add(pid)
-            e = self._entries[pid]
-            out.append(
-                MovePlayer(
-                    player_id=pid,
-                    from_table=src.id,
-                    from_seat=seat,
-                    to_table=dst.id,
-                    to_seat=to_seat,
-                    stack=e.stack,
-                    waits_for_button=hold,
-                )
-            )
+            to_seat, _ = self._arrival_seat(dst, SeatRule.NEXT_BIG_BLIND)
+            out.append(self._move_player(src, seat, dst, to_seat))
         return out
+
+    def _move_player(
+        self, src: _Table, seat: int, dst: _Table, to_seat: int, reason: str = "balancing"
+    ) -> MovePlayer:
+        """Move the player of ``src``'s ``seat`` to ``dst``'s ``to_seat`` (balancing or the
+        director's console); he waits for the button if that seat is the next button or
+        small blind (ligue art. 3, tda 10-A)."""
+        pid = src.seats[seat]
+        self._unplace(src, seat)
+        hold = self._waits_for_button(dst, to_seat)
+        self._place(dst, to_seat, pid)
+        if dst.status is _Status.DEALT:
+            dst.arrivals.add(pid)
+        return MovePlayer(
+            player_id=pid,
+            from_table=src.id,
+            from_seat=seat,
+            to_table=dst.id,
+            to_seat=to_seat,
+            stack=self._entries[pid].stack,
+            waits_for_button=hold,
+            reason=reason,
+        )
+
+    def _waits_for_button(self, t: _Table, seat: int) -> bool:
+        occupied = set(t.seats) | set(t.reserved)
+        return classify(seat, t.ref, occupied, t.max_seats) >= SeatClass.SMALL_BLIND
 
     def _next_big_blind(self, t: _Table) -> int:
         players = sorted(t.seats)
@@ -1213,7 +1213,7 @@ class Director:
         seat = choose_seat(rule, t.ref, occupied, t.max_seats, self._rng)
         if seat is None:
             raise ReportError(f"table {t.id} is full")  # callers check room first
-        return seat, classify(seat, t.ref, occupied, t.max_seats) >= SeatClass.SMALL_BLIND
+        return seat, self._waits_for_button(t, seat)
 
     # ------------------------------------------------------------------ breaking
 

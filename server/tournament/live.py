@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import secrets
 import tomllib
-from collections.abc import Callable
 from typing import Any
-
-from server.table.actor import Store, TableActor
-from server.table.clock import Clock
-from server.table.dealer import Dealer
 
 from .config import TournamentConfig
 from .coordinator import DirectorLoop, LocalCoordinator
@@ -32,6 +27,13 @@ def load_tournament(text: str) -> tuple[TournamentConfig, HostSettings]:
     return TournamentConfig.from_dict(data), HostSettings.from_dict(server)
 
 
+def _host(
+    tid: str, text: str, settings: HostSettings | None, services: dict[str, Any]
+) -> TournamentHost:
+    config, parsed = load_tournament(text)
+    return TournamentHost(tid, config, settings or parsed, **services)
+
+
 class LiveTournament:
     def __init__(self, tid: str, text: str, host: TournamentHost, coordinator: Any) -> None:
         self.tid = tid
@@ -41,34 +43,16 @@ class LiveTournament:
 
     @classmethod
     def local(
-        cls,
-        tid: str,
-        text: str,
-        *,
-        clock: Clock,
-        dealer: Callable[[], Dealer],
-        store: Store | None,
-        auth: Any,
-        add_table: Callable[[TableActor], None],
-        drop_table: Callable[[str], None],
-        persist: Callable[[str, str], None],
-        settings: HostSettings | None = None,
+        cls, tid: str, text: str, *, settings: HostSettings | None = None, **services: Any
     ) -> LiveTournament:
-        config, parsed = load_tournament(text)
-        host = TournamentHost(
-            tid,
-            config,
-            settings or parsed,
-            clock=clock,
-            dealer=dealer,
-            store=store,
-            auth=auth,
-            add_table=add_table,
-            drop_table=drop_table,
-            persist=persist,
+        """The in-memory tournament of this process. ``services`` are the host's
+        (:class:`~server.tournament.host.TournamentHost`: clock, dealer, store, auth,
+        add_table, drop_table, persist)."""
+        host = _host(tid, text, settings, services)
+        director = Director(
+            host.config, secrets.SystemRandom(), now=host.clock.now(), track_presence=True
         )
-        director = Director(config, secrets.SystemRandom(), now=clock.now(), track_presence=True)
-        coordinator = LocalCoordinator(DirectorLoop(director), clock, host.apply)
+        coordinator = LocalCoordinator(DirectorLoop(director), host.clock, host.apply)
         host.coordinator = coordinator
         return cls(tid, text, host, coordinator)
 
@@ -79,13 +63,8 @@ class LiveTournament:
         text: str,
         *,
         link: Any,
-        clock: Clock,
-        dealer: Callable[[], Dealer],
-        auth: Any,
-        add_table: Callable[[TableActor], None],
-        drop_table: Callable[[str], None],
-        persist: Callable[[str, str], None],
         settings: HostSettings | None = None,
+        **services: Any,
     ) -> LiveTournament:
         """The tournament shared by every server process on the Redis of ``link`` (a
         :class:`~server.tournament.redis_coordinator.RedisLink`): its tables keep their
@@ -93,22 +72,9 @@ class LiveTournament:
         coordinator's tasks: call it from the running event loop."""
         from .redis_coordinator import RedisCoordinator
 
-        config, parsed = load_tournament(text)
-        host = TournamentHost(
-            tid,
-            config,
-            settings or parsed,
-            clock=clock,
-            dealer=dealer,
-            store=None,
-            auth=auth,
-            add_table=add_table,
-            drop_table=drop_table,
-            persist=persist,
-            process=link.process,
-            url=link.ws_url,
-        )
-        coordinator = RedisCoordinator(link, tid, config, host, clock)
+        services = {**services, "store": None, "process": link.process, "url": link.ws_url}
+        host = _host(tid, text, settings, services)
+        coordinator = RedisCoordinator(link, tid, host.config, host, host.clock)
         host.store = coordinator.store
         host.coordinator = coordinator
         coordinator.start()

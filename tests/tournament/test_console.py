@@ -4,7 +4,6 @@ disqualification, the folded-hands view (cdc 10.6), and tokens that are not the 
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -52,6 +51,20 @@ minutes = 10
 """
 
 
+SERVER_SIDE = ("brasseur.tournament", "brasseur.table")
+"""Loggers whose warnings mean a refused report or a table error."""
+
+
+def pid_of(client: RecordingClient) -> str:
+    assert client.pid is not None  # registered
+    return client.pid
+
+
+def said(client: RecordingClient) -> list[str]:
+    """What the director said at the client's table (notes, penalties, rulings)."""
+    return [c.text for c in client.of(m.ChatEvent) if c.player == "director"]
+
+
 class Setup:
     def __init__(self, config: str = CONFIG) -> None:
         self.clock = FakeClock()
@@ -86,6 +99,13 @@ class Setup:
         await settle()
         return players
 
+    async def started(self, n: int, seconds: float = 3) -> list[RecordingClient]:
+        """``n`` registered players, the tournament started, ``seconds`` played."""
+        players = await self.register(n)
+        self.direct("start")
+        await self.run(seconds)
+        return players
+
     def direct(self, op: str, **fields: Any) -> None:
         self.host.console(self.boss, m.Direct(tournament="cup", token=self.token, op=op, **fields))
 
@@ -116,17 +136,13 @@ async def test_pause_stops_the_levels_and_resume_restarts_them() -> None:
     s.direct("resume")
     await s.run(330)
     assert s.director.level.number == 2
-    await asyncio.sleep(0)
 
 
 @pytest.mark.asyncio
 async def test_a_stack_adjustment_needs_a_reason_and_lands_between_hands() -> None:
     s = Setup()
-    players = await s.register(3)
-    s.direct("start")
-    await s.run(3)
-    pid = players[0].pid
-    assert pid is not None
+    players = await s.started(3)
+    pid = pid_of(players[0])
     with pytest.raises(ProtocolError) as refused:
         s.direct("adjust", player=pid, amount=6000)
     assert refused.value.code == ErrorCode.OUT_OF_RANGE
@@ -137,11 +153,11 @@ async def test_a_stack_adjustment_needs_a_reason_and_lands_between_hands() -> No
             break
     assert s.director.stack(pid) == 6000
     await s.run(1)
-    seat = next(st for st in s.table().seats.values() if st.pid == pid)
-    in_hand = s.table().hand is not None and s.table()._in_hand()
-    if not in_hand:
-        assert seat.stack == 6000
-    notes = [c.text for c in players[1].of(m.ChatEvent) if c.player == "director"]
+    seat = next(st.seat for st in s.table().seats.values() if st.pid == pid)
+    # the table applied it between hands: the next hand starts with it
+    starts = [h for h in players[1].of(m.HandStart) if h.stacks.get(str(seat)) == 6000]
+    assert starts, [h.stacks for h in players[1].of(m.HandStart)][-3:]
+    notes = said(players[1])
     assert any("miscount at the colour-up" in n for n in notes)
     assert [e["op"] for e in s.live.coordinator.loop.log] == ["adjust"]
 
@@ -149,11 +165,8 @@ async def test_a_stack_adjustment_needs_a_reason_and_lands_between_hands() -> No
 @pytest.mark.asyncio
 async def test_a_penalty_deals_the_player_dead_hands_and_a_warning_is_said() -> None:
     s = Setup()
-    players = await s.register(3)
-    s.direct("start")
-    await s.run(3)
-    pid = players[0].pid
-    assert pid is not None
+    players = await s.started(3)
+    pid = pid_of(players[0])
     s.direct("warn", player=pid, text="bad language")
     s.direct("penalty", player=pid, hands=2, text="third warning")
     await s.run(150)
@@ -162,7 +175,7 @@ async def test_a_penalty_deals_the_player_dead_hands_and_a_warning_is_said() -> 
         a.hand for a in players[1].of(m.ActionEvent) if a.action == "dead_hand" and a.seat == seat
     }
     assert len(dead) == 2  # cdc 11.1: two hands missed, blinds and antes still posted
-    notes = [c.text for c in players[1].of(m.ChatEvent) if c.player == "director"]
+    notes = said(players[1])
     assert any("warning" in n for n in notes) and any("misses 2 hand" in n for n in notes)
     with pytest.raises(ProtocolError):
         s.direct("penalty", player=pid, hands=0)
@@ -193,11 +206,8 @@ async def test_the_director_sees_folded_hands_and_a_player_token_cannot_direct()
 @pytest.mark.asyncio
 async def test_disqualification_removes_the_chips_and_ranks_the_player() -> None:
     s = Setup()
-    players = await s.register(4)
-    s.direct("start")
-    await s.run(3)
-    pid = players[2].pid
-    assert pid is not None
+    players = await s.started(4)
+    pid = pid_of(players[2])
     s.direct("disqualify", player=pid, text="collusion (cdc 10.6)")
     await s.run(30)
     assert pid not in {st.pid for st in s.table().seats.values()}
@@ -228,9 +238,7 @@ async def test_a_player_calls_the_director_who_rules_at_the_table() -> None:
     """A dispute: a seated player calls the director; the call waits in the console (the
     state's ``calls``) until the director rules, and the ruling is said at that table."""
     s = Setup()
-    players = await s.register(3)
-    s.direct("start")
-    await s.run(3)
+    players = await s.started(3)
     caller = players[1]
     table = s.table().table
     s.host.call_director(caller, table, s.table().hand_no, "he said call, then pushed 2 chips")
@@ -244,9 +252,9 @@ async def test_a_player_calls_the_director_who_rules_at_the_table() -> None:
     s.direct("rule", amount=number, text="verbal prevails: a call (cdc 9.2)")
     await settle()
     assert s.host.coordinator.state()["calls"] == []
-    said = [c.text for c in players[0].of(m.ChatEvent) if c.player == "director"]
-    assert any("calls the director" in t for t in said)
-    assert any("verbal prevails" in t and f"#{number}" in t for t in said)
+    notes = said(players[0])
+    assert any("calls the director" in t for t in notes)
+    assert any("verbal prevails" in t and f"#{number}" in t for t in notes)
     outsider = RecordingClient(pid="nobody")
     with pytest.raises(ProtocolError) as refused:
         s.host.call_director(outsider, table, None, "let me in")
@@ -260,9 +268,7 @@ async def test_leaving_a_tournament_table_keeps_the_seat_and_an_abandon_is_annou
     """``leave`` at a tournament table only stops watching it: the seat is the director's and
     stays, blinded (cdc 1.8); the player announces an abandon with his token (cdc 1.9)."""
     s = Setup()
-    players = await s.register(4)
-    s.direct("start")
-    await s.run(3)
+    players = await s.started(4)
     quitter = players[0]
     assert quitter.pid is not None
     actor = s.table()
@@ -270,7 +276,7 @@ async def test_leaving_a_tournament_table_keeps_the_seat_and_an_abandon_is_annou
     await s.run(60)
     assert quitter.pid in {st.pid for st in actor.seats.values()}
     assert s.director.remaining == 4
-    assert not [r for r in caplog.records if r.levelno >= 30]  # no report refused
+    assert not [r for r in caplog.records if r.levelno >= 30 and r.name in SERVER_SIDE]
     with pytest.raises(ProtocolError) as refused:
         s.host.abandon(s.token)  # the director's token is not a player's
     assert refused.value.code == ErrorCode.BAD_TOKEN
@@ -285,9 +291,7 @@ async def test_leaving_a_tournament_table_keeps_the_seat_and_an_abandon_is_annou
 @pytest.mark.asyncio
 async def test_a_move_to_a_taken_seat_is_refused_to_the_console_in_words() -> None:
     s = Setup()
-    players = await s.register(4)
-    s.direct("start")
-    await s.run(3)
+    players = await s.started(4)
     actor = s.table()
     taken = next(st for st in actor.seats.values() if st.pid != players[0].pid)
     s.direct("move", player=players[0].pid, table=actor.table, seat=taken.seat)
@@ -323,5 +327,4 @@ async def test_an_abandon_during_the_players_hand_folds_it_and_the_table_goes_on
     assert actor.hand_no >= hand + 3
     assert quitter.pid not in {st.pid for st in actor.seats.values()}
     assert s.director.remaining == 3
-    server_side = ("brasseur.tournament", "brasseur.table")
-    assert not [r for r in caplog.records if r.levelno >= 30 and r.name in server_side]
+    assert not [r for r in caplog.records if r.levelno >= 30 and r.name in SERVER_SIDE]

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,3 +203,15 @@ def open_client(browser: Browser) -> Iterator[Any]:
             context.close()
     errors = [f"{c.name}: {e}" for c in clients for e in c.errors]
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+def wait_until(predicate: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
+    """Poll ``predicate`` (a page query) until it is truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)

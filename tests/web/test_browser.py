@@ -12,13 +12,12 @@ from __future__ import annotations
 import contextlib
 import random
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
 import msgpack
 
-from .conftest import Client, PlaywrightError, WebServer
+from .conftest import Client, PlaywrightError, WebServer, wait_until
 
 OpenClient = Callable[..., Client]
 
@@ -35,17 +34,6 @@ def join(client: Client, link: str, nick: str, seat: int | None) -> None:
     if seat is not None:
         page.click(f".seat[data-seat='{seat}'] button.sit")
         page.wait_for_selector(f".seat.you[data-seat='{seat}']")
-
-
-def wait_until(predicate: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def acting(players: list[Client], timeout: float = 15.0) -> tuple[Client, Client]:

@@ -5,25 +5,14 @@ from __future__ import annotations
 
 import http.client
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from .conftest import ROOT, _free_port, serve
+
 CLIENT = ROOT / "client_web"
 MSGPACK = "/vendor/msgpack/dist.esm/index.mjs"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _get(port: int, path: str) -> tuple[int, str, bytes]:
@@ -41,35 +30,8 @@ def _get(port: int, path: str) -> tuple[int, str, bytes]:
 def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     data = tmp_path_factory.mktemp("data")
     number = _free_port()
-    log = data / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(number), "--data", str(data)],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited: {log.read_text()[-2000:]}")
-            try:
-                if _get(number, "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not come up: {log.read_text()[-2000:]}")
-            time.sleep(0.05)
+    with serve(["--port", str(number), "--data", str(data)], data):
         yield number
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 def test_root_serves_the_page_with_its_module(port: int) -> None:

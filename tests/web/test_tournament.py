@@ -42,7 +42,7 @@ import pytest
 from bots.client import Bot
 from bots.strategy import Decision, Strategy, View
 
-from .conftest import ROOT, Client, _free_port, _require_browser, serve
+from .conftest import ROOT, Client, _free_port, _require_browser, serve, wait_until
 
 OpenClient = Callable[..., Client]
 
@@ -175,17 +175,6 @@ REASONS = {
     "final table": ("table finale", "final table"),
 }
 """Why a player moves (``moved.reason``), as the page says it in French and in English."""
-
-
-def wait_until(predicate: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def frames_of(client: Client, kind: str, tournament: str) -> list[dict[str, Any]]:
