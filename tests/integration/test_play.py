@@ -658,3 +658,54 @@ async def test_hand_records_verify_and_tampering_is_caught(launch: Launch, tmp_p
     status, text = server.get(f"/api/tables/{TABLE}/hands.txt?t={server.invite}")
     assert status == 200
     assert text.decode().count("PokerStars Hand #") >= 3
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("profile", "total", "countdown"), [("cdc", 30, 5), ("tda", 60, 10), ("fpc", 70, 10)]
+)
+async def test_the_clock_call_counts_down_per_profile(
+    launch: Launch, profile: str, total: int, countdown: int
+) -> None:
+    """The Time called on a real server (its clock 40x faster, so a minute is 1.5 s): refused
+    before the thinker has had a minute (cdc 3.5), then the profile's countdown (cdc 3.5: 30 s
+    with the last 5 counted; tda 27: 50 + 10; fpc: 60 + 10), then the hand is dead."""
+    speed = 40.0
+    server = launch(
+        tables=(
+            table_config(
+                profile=profile, action_seconds=600, time_bank_seconds=0, time_call_after=60
+            ),
+        ),
+        clock_speed=speed,
+    )
+    clients = [await join(server.port, server.invite, s, f"p{s}") for s in (1, 2, 3)]
+    for client in clients:
+        Player(client, act=False)
+    watcher = clients[0]
+    turn = await watcher.wait_type(m.ClockEvent, 15, kind="action")
+    thinker = turn.seat
+    caller = next(c for c in clients if c.seat != thinker)
+    mark = len(caller.messages)
+    await caller.send(m.CallClock(table=TABLE, hand=turn.hand))
+    refused = await caller.wait_type(m.Error, 3, since=mark)
+    assert refused.code == "too_early"
+    started = watcher.times[watcher.messages.index(turn)]
+    await asyncio.sleep(max(0.0, started + 60 / speed + 0.1 - time.monotonic()))
+    mark = len(caller.messages)
+    await caller.send(m.CallClock(table=TABLE, hand=turn.hand))
+    called = await caller.wait_type(m.ClockEvent, 3, since=mark, kind="time")
+    assert called.seat == thinker
+    assert called.remaining_ms == total * 1000
+    assert called.countdown_ms == countdown * 1000
+    called_at = caller.times[caller.messages.index(called)]
+    dead = await watcher.wait_for(
+        lambda x: isinstance(x, m.ActionEvent) and x.seat == thinker,
+        total / speed + 5,
+        since=watcher.messages.index(turn),
+    )
+    assert isinstance(dead, m.ActionEvent) and dead.action == "fold", dead
+    elapsed = watcher.times[watcher.messages.index(dead)] - called_at
+    assert elapsed >= total / speed * 0.9, elapsed  # not before the countdown ran out
+    for client in clients:
+        assert not client.gaps and not client.bad_frames and not client.failures
