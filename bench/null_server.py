@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
+from server.runtime import freeze_startup_objects, tune_gc
 
 SEND_QUEUE = 512
 RATE = 50.0
@@ -357,6 +358,7 @@ async def amain(args: argparse.Namespace) -> None:
         ping_timeout=20,
         write_limit=2**16,
     )
+    freeze_startup_objects()
     print(f"null server on ws://{args.host}:{args.port}/ws", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -374,6 +376,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cut-seconds", type=float, default=8.0)
     p.add_argument("--next-hand-seconds", type=float, default=3.0)
     p.add_argument("--showdown-seconds", type=float, default=2.0)
+    tune_gc()  # the same process settings as the server (server/runtime.py)
     asyncio.run(amain(p.parse_args(argv)))
 
 

@@ -162,6 +162,7 @@ def serve(argv: list[str]) -> None:
     """Run the server in this process (see the module doc)."""
     from server import __main__ as srv
     from server.gateway.app import Gateway
+    from server.runtime import tune_gc
 
     extra = argparse.ArgumentParser(add_help=False)
     extra.add_argument("--max-tables", type=int, default=2000)
@@ -186,6 +187,7 @@ def serve(argv: list[str]) -> None:
         Gateway.create_table = create_table  # type: ignore[method-assign]
     level = os.environ.get("BRASSEUR_LOG_LEVEL", "INFO")
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(message)s")
+    tune_gc()
     asyncio.run(srv.amain(args))
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.gateway.auth import NonceBook, TokenAuthority
+from server.runtime import freeze_startup_objects, tune_gc
 from server.store import Store
 from server.table.clock import AcceleratedClock, Clock, RealClock
 from server.table.config import TableConfig
@@ -132,6 +133,7 @@ async def amain(args: argparse.Namespace) -> None:
             )
         )
     server = await gateway.start(args.host, args.port)
+    freeze_startup_objects()
     shown = "localhost" if args.host in ("0.0.0.0", "127.0.0.1", "::") else args.host
     base = args.public_url or f"http://{shown}:{args.port}"
     print(f"Brasseur is serving on {base}  (health: {base}/healthz)", flush=True)
@@ -214,6 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     if argv[:1] == ["tournament"]:
         raise SystemExit(tournament_command(argv[1:]))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    tune_gc()
     asyncio.run(amain(parse_args(argv)))
 
 
