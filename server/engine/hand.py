@@ -35,7 +35,7 @@ from .events import (
     Shown,
 )
 from .interpret import Decision, Interpreter, Kind, OotRecord
-from .profile import AntePriority, MinRaise, OpenFold
+from .profile import AllinShowdown, AntePriority, MinRaise, OpenFold
 from .setup import AnteFormat, HandSetup
 
 __all__ = ["Hand", "Menu", "Phase", "PotView", "Street"]
@@ -786,6 +786,9 @@ class Hand(Interpreter):
                 )
             )
         self.oot.clear()
+        if self.n_able <= 1:
+            # tda 15 ex. 1, cdc 10.4: the hands are opened now, before the next card is dealt
+            self._turn_face_up()
         if self.street is Street.RIVER:
             self._start_showdown()
             return
@@ -863,6 +866,14 @@ class Hand(Interpreter):
             order = self.after_button
         self.showdown_order = [i for i in order if i in live]
         self.showdown_first = self.showdown_order[0]
+        if not self.face_up and any(self.allin[i] for i in live):
+            mode = self.profile.allin_showdown
+            if mode is AllinShowdown.ALL:
+                self._turn_face_up()  # tda 15: every hand tabled, none mucked
+            elif mode is AllinShowdown.ALLIN:
+                for i in self.showdown_order:
+                    if self.allin[i]:
+                        self._show(i)  # fpc 19-11
         if self.face_up:
             for i in self.showdown_order:
                 self.events.append(

@@ -117,6 +117,18 @@ class OutOfTurn(StrEnum):
     fold; bets more: free (ligue 6.14)."""
 
 
+class AllinShowdown(StrEnum):
+    NONE = "none"
+    """No more than the general rule: hands turn face up once nobody can bet any more
+    (cdc 10.4); otherwise the usual showdown, where a losing hand may be mucked."""
+    ALL = "all"
+    """Once a player is all-in and the betting is over, every live hand is tabled and none
+    may be mucked (tda 15, its addendum example 3: at the river too)."""
+    ALLIN = "allin"
+    """The all-in players expose their cards once no more betting is possible (fpc 19-11);
+    the others show or muck as usual."""
+
+
 class AntePriority(StrEnum):
     ANTE = "ante"
     """Big-blind ante: the ante is paid before the big blind (cdc 4.2)."""
@@ -141,6 +153,7 @@ class Profile:
     open_fold: OpenFold
     out_of_turn: OutOfTurn
     bb_ante_priority: AntePriority
+    allin_showdown: AllinShowdown
     no_heads_up_ante: tuple[str, ...]
     time_seconds: int
     """Seconds given once the Time is called, the counted-down seconds included."""
@@ -165,6 +178,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "open_fold": OpenFold,
     "out_of_turn": OutOfTurn,
     "bb_ante_priority": AntePriority,
+    "allin_showdown": AllinShowdown,
 }
 
 

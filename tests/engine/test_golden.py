@@ -6,7 +6,10 @@ Each file under ``scenarios/<book>/<section>_<n>.json`` holds one worked example
 - ``profiles``: every rule profile the example is checked under;
 - ``scenario``: the replay input (../../shared/specs/scenario-format.md) without ``profile``;
 - ``expect``: a partial expected output, ``expect_by_profile``: per-profile overrides of
-  ``expect`` keys. Other top-level keys (``note``, ``director_default``) are documentation.
+  ``expect`` keys. Two keys look at the output's ``events``: ``events_in_order``, partial
+  events that must appear in this order (others may come between), and ``events_absent``,
+  partial events that must match no event (e.g. no ``Mucked`` where every hand is tabled).
+  Other top-level keys (``note``, ``director_default``) are documentation.
 
 Partial match: only the keys written are checked; dicts are compared key-subset recursively;
 lists must have the same length and match element-wise (``eligible`` and ``winners`` are sets of
@@ -27,7 +30,8 @@ import pytest
 SCENARIOS = Path(__file__).parent / "scenarios"
 REPO = Path(__file__).resolve().parents[2]
 PROFILES = ("tda", "cdc", "ligue", "casino", "fpc")
-EXPECT_KEYS = {"results", "stacks", "pots", "next", "finished"}
+EVENT_KEYS = {"events_in_order", "events_absent"}
+EXPECT_KEYS = {"results", "stacks", "pots", "next", "finished"} | EVENT_KEYS
 DOC_KEYS = {"source", "quote", "profiles", "scenario", "expect", "expect_by_profile"}
 UNORDERED = {"eligible", "winners"}
 
@@ -96,6 +100,22 @@ def first_mismatch(expected: Any, actual: Any, path: str = "$") -> tuple[str, An
     return None if ok else (path, expected, actual)
 
 
+def event_mismatch(expected: dict[str, Any], events: list[dict[str, Any]]) -> str | None:
+    """What the output's events lack of ``events_in_order`` / ``events_absent``, or None."""
+    position = 0
+    for k, wanted in enumerate(expected.get("events_in_order", [])):
+        while position < len(events) and first_mismatch(wanted, events[position]):
+            position += 1
+        if position == len(events):
+            return f"events_in_order[{k}] {wanted} not found after the events before it"
+        position += 1
+    for unwanted in expected.get("events_absent", []):
+        hits = [e for e in events if not first_mismatch(unwanted, e)]
+        if hits:
+            return f"events_absent: {unwanted} matches {hits[0]}"
+    return None
+
+
 @pytest.fixture(scope="session")
 def run_scenario() -> Callable[[dict[str, Any]], dict[str, Any]]:
     from server.engine.replay import run_scenario as run
@@ -135,7 +155,15 @@ def test_golden(
 ) -> None:
     doc = _load(path)
     output = run_scenario(build_input(doc, profile))
-    found = first_mismatch(expectation(doc, profile), output)
+    expected = expectation(doc, profile)
+    wrong = event_mismatch(expected, output["events"])
+    if wrong:
+        pytest.fail(
+            f"{doc['source']} [{profile}] {wrong}\n"
+            f"  events: {json.dumps(output['events'], ensure_ascii=False, default=str)}",
+            pytrace=False,
+        )
+    found = first_mismatch({k: v for k, v in expected.items() if k not in EVENT_KEYS}, output)
     if found:
         where, exp, act = found
         detail = ""
