@@ -382,3 +382,57 @@ async def test_a_lone_survivor_and_newcomers_start_afresh_with_consistent_blinds
     assert start.small_blind is not None and start.button not in (None, start.big_blind)
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_a_seat_retaken_after_a_bust_shows_its_new_stack_in_every_snapshot() -> None:
+    """A player busts, sits again (a rebuy at a friends table): a snapshot between hands, at
+    the cut and during the next hand shows the new stack, the one the next hand starts with
+    (the bot SDK once saw the busted stack there, from the finished hand)."""
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 3)
+    busted: list[int] = []
+    for _ in range(30):
+        await start_hand(actor, clock)
+        await play_out(actor, clients, "allin")
+        await clock.advance(actor.config.showdown_seconds)
+        await settle()
+        busted = [s for s in (1, 2, 3) if s not in actor.seats]
+        if busted:
+            break
+    assert busted, "nobody busted in 30 all-in hands"
+    seat = busted[0]
+    actor.post("sit", clients[seat - 1], (seat, f"p{seat}", f"Player{seat}", ""))
+    await settle()
+
+    other = next(s for s in (1, 2, 3) if s != seat)
+
+    async def stack_seen() -> int:
+        """The seat's stack in a spectator's snapshot and in a seated player's (who logs in
+        again); both must agree."""
+        seen = []
+        for pid in (None, f"p{other}"):
+            watcher = RecordingClient(pid=pid)
+            actor.post("watch", watcher, None)
+            await settle()
+            seats = watcher.of(m.Snapshot)[-1].state["seats"]
+            seen.append(next(int(s["stack"]) for s in seats if s["seat"] == seat))
+        if actor.phase is not TablePhase.BETTING:
+            assert seen[0] == seen[1], seen
+        return seen[1]
+
+    starting = actor.config.starting_stack
+    assert await stack_seen() == starting  # between hands
+    await clock.advance(actor.config.next_hand_seconds)
+    await settle()
+    assert actor.phase is TablePhase.CUT
+    assert await stack_seen() == starting  # at the cut (actor.hand is still the old hand)
+    await clock.advance(actor.config.cut_seconds)
+    await settle()
+    assert actor.phase is TablePhase.BETTING
+    assert await stack_seen() <= starting  # in the hand: the stack less any blind posted
+    start = clients[0].of(m.HandStart)[-1]
+    assert int(start.stacks[str(seat)]) == starting
+    await actor.stop()
+    await task
