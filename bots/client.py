@@ -73,7 +73,9 @@ _ids = itertools.count(1)
 class Bot:
     """A seated bot. ``stats`` and ``notebook`` may be shared by many bots of one process;
     ``counts_table``: this bot counts the table's hands and actions in ``stats`` (one per
-    table)."""
+    table). ``counts_own``: where tables change (tournaments), this bot counts its own
+    actions and the hands where it holds the lowest seat dealt in, so that a crowd of such
+    bots counts every action and every hand once."""
 
     def __init__(
         self,
@@ -86,6 +88,7 @@ class Bot:
         auto_cut: bool = True,
         reconnect: bool = True,
         counts_table: bool = False,
+        counts_own: bool = False,
         rebuy: bool = False,
         rng: random.Random | None = None,
         compression: str | None = None,
@@ -106,6 +109,7 @@ class Bot:
         self.auto_cut = auto_cut
         self.reconnect = reconnect
         self.counts_table = counts_table
+        self.counts_own = counts_own
         self.rebuy = rebuy
         """Take the seat again (with a new starting stack) after busting."""
         self.rng = rng or random.Random()
@@ -586,7 +590,7 @@ class Bot:
         mirror.apply(msg)
         if isinstance(msg, m.ActionEvent):
             if msg.action in PLAYER_ACTIONS:
-                if self.counts_table:
+                if self.counts_table or (self.counts_own and msg.seat == self.seat):
                     self.stats.actions += 1
                 if msg.seat == self.seat:
                     self._in_flight.clear()
@@ -621,7 +625,9 @@ class Bot:
         elif isinstance(msg, m.HandEnd):
             self._ended_hand = max(self._ended_hand, msg.hand)
             self._latency_from = None
-            if self.counts_table:
+            if self.counts_table or (
+                self.counts_own and mirror.dealt_in and self.seat == min(mirror.dealt_in)
+            ):
                 self.stats.hands += 1
             notes = mirror.take_notes()
             if self.notebook is not None and notes is not None:

@@ -1,5 +1,5 @@
 """The load tester: ``python -m bots.loadtest --url ws://HOST:PORT/ws --tables N --players P
---duration S``.
+--duration S``, or ``--tournament ID --players P`` for a tournament.
 
 It creates N tables (``create``), seats P bots at each, lets them play for S seconds and prints a
 live progress line (hands, actions/s, p50/p99 latency from sending an ``act`` to receiving its
@@ -7,6 +7,15 @@ live progress line (hands, actions/s, p50/p99 latency from sending an ``act`` to
 ``--report FILE``). All bots of a process share one asyncio loop; ``--processes K`` splits the
 tables across K processes. Throughput and latency are measured over the S seconds after every
 table is set up; errors and violations are counted from the first connection.
+
+Tournament mode (``--tournament ID``): P bots register by nickname for the tournament ID (created
+with ``python -m server tournament create``), are seated by its director and follow every move
+until they bust or the tournament ends (``--duration`` is then the longest wait). With
+``--director TOKEN`` the first process starts it from the director's console once everyone is
+registered; otherwise it starts by itself (``start_when_registered``) or from the console. Each
+bot counts its own actions, and the hands where it holds the lowest seat dealt in, so hands and
+actions are counted once across moving tables. The report adds ``tournament``: entrants,
+busted, whether the end was seen, and the moves.
 """
 
 from __future__ import annotations
@@ -19,12 +28,15 @@ import multiprocessing as mp
 import queue
 import random
 import resource
+import secrets
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from protocol import messages as m
 
 from .client import Bot, BotError
 from .notebook import Notebook
@@ -55,7 +67,19 @@ class LoadConfig:
     """Messages each bot keeps to show around its first violations (0: none)."""
     stall_seconds: float = 0.0
     """A table silent this long is reported stuck (``table_stalled``); 0: 3 x action clock,
-    at least 30 s (the bots act at once, so only a stuck table is silent that long)."""
+    at least 30 s (the bots act at once, so only a stuck table is silent that long). In
+    tournament mode only if given: breaks and hand-for-hand waits are silent too."""
+    tournament: str | None = None
+    """Tournament mode: register ``players`` bots for this tournament (``tables`` unused)."""
+    director: str | None = None
+    """The director's token: start the tournament once every bot is registered."""
+    run_tag: str = ""
+    """Part of every tournament nickname, so that two runs never share a name."""
+
+    @property
+    def units(self) -> int:
+        """What is split across processes: tables, or entrants in tournament mode."""
+        return self.players if self.tournament else self.tables
 
 
 def _raise_fd_limit() -> None:
@@ -121,6 +145,61 @@ async def _setup_table(
     return bots
 
 
+async def _setup_entrants(
+    cfg: LoadConfig,
+    first: int,
+    count: int,
+    stats: Stats,
+    notebook: Notebook,
+    gate: asyncio.Semaphore,
+    rng: random.Random,
+) -> list[Bot]:
+    """Tournament mode: ``count`` bots register (each by its own nickname) and follow."""
+    assert cfg.tournament is not None
+    bots = [
+        Bot(
+            cfg.url,
+            make_strategy(cfg.strategy, random.Random(rng.random())),
+            nickname=f"lt{cfg.run_tag}-{first + k}",
+            stats=stats,
+            notebook=notebook,
+            counts_own=True,
+            rng=random.Random(rng.random()),
+            compression=cfg.compression,
+            trace=cfg.trace,
+        )
+        for k in range(count)
+    ]
+
+    async def enter(b: Bot) -> None:
+        try:
+            async with gate:
+                await b.connect()
+                await b.register(str(cfg.tournament))
+        except (BotError, OSError, TimeoutError) as exc:
+            code = exc.code if isinstance(exc, BotError) else type(exc).__name__
+            stats.error(f"setup:{code}")
+
+    await asyncio.gather(*(enter(b) for b in bots))
+    return bots
+
+
+def _tournament_part(bots: list[Bot]) -> dict[str, Any]:
+    return {
+        "entrants": sum(1 for b in bots if b.player_token is not None),
+        "busted": sum(1 for b in bots if b.busted),
+        "finished": any(b.tournament_over for b in bots),
+        "moves": sum(b.moves for b in bots),
+    }
+
+
+def _done(cfg: LoadConfig, bots: list[Bot]) -> bool:
+    """Tournament mode: every bot is out, or has seen the end."""
+    return bool(cfg.tournament) and all(
+        b.busted or b.tournament_over or b.closed.is_set() for b in bots
+    )
+
+
 async def run_worker(
     cfg: LoadConfig,
     first_table: int,
@@ -137,32 +216,47 @@ async def run_worker(
     rng = random.Random(None if cfg.seed is None else cfg.seed + first_table)
     gate = asyncio.Semaphore(cfg.ramp)
     t0 = time.monotonic()
-    groups = await asyncio.wait_for(
-        asyncio.gather(
-            *(_setup_table(cfg, first_table + i, stats, notebook, gate, rng) for i in range(count))
-        ),
-        cfg.setup_timeout,
-    )
-    bots = [b for g in groups for b in g]
+    if cfg.tournament:
+        bots = await asyncio.wait_for(
+            _setup_entrants(cfg, first_table, count, stats, notebook, gate, rng),
+            cfg.setup_timeout,
+        )
+    else:
+        groups = await asyncio.wait_for(
+            asyncio.gather(
+                *(
+                    _setup_table(cfg, first_table + i, stats, notebook, gate, rng)
+                    for i in range(count)
+                )
+            ),
+            cfg.setup_timeout,
+        )
+        bots = [b for g in groups for b in g]
     setup = time.monotonic() - t0
     ready()
     while not started():
         await asyncio.sleep(0.02)
+    if cfg.tournament and cfg.director and first_table == 0 and bots:
+        await bots[0].send(m.Direct(tournament=cfg.tournament, token=cfg.director, op="start"))
     stats.reset_rates()
     begin = time.monotonic()
     end = begin + cfg.duration
-    stall = cfg.stall_seconds or max(30.0, 3.0 * cfg.action_seconds)
+    if cfg.tournament:
+        stall = cfg.stall_seconds or float("inf")
+    else:
+        stall = cfg.stall_seconds or max(30.0, 3.0 * cfg.action_seconds)
     stalled: set[int] = set()
     while True:
         now = time.monotonic()
         for b in bots:
-            if b.counts_table and id(b) not in stalled and now - b.last_event_at > stall:
+            watched = b.counts_table or (cfg.tournament and not (b.busted or b.tournament_over))
+            if watched and id(b) not in stalled and now - b.last_event_at > stall:
                 stalled.add(id(b))
                 stats.violation(
                     "table_stalled", f"table {b.table}: no event for {now - b.last_event_at:.0f} s"
                 )
         emit({"stats": stats.to_dict(), "elapsed": now - begin, "setup": setup, "final": False})
-        if now >= end:
+        if now >= end or _done(cfg, bots):
             break
         await asyncio.sleep(min(1.0, end - now))
     elapsed = time.monotonic() - begin
@@ -182,6 +276,7 @@ async def run_worker(
             "bots": len(bots),
             "live": live,
             "checked": notebook.checked,
+            **({"tournament": _tournament_part(bots)} if cfg.tournament else {}),
         }
     )
 
@@ -212,9 +307,9 @@ def summarize(cfg: LoadConfig, parts: list[dict[str, Any]]) -> dict[str, Any]:
         v = total.latency.percentile(p)
         return None if v is None else round(v * 1000, 3)
 
-    return {
+    report: dict[str, Any] = {
         "url": cfg.url,
-        "tables": cfg.tables,
+        "tables": None if cfg.tournament else cfg.tables,
         "players": cfg.players,
         "strategy": cfg.strategy,
         "processes": cfg.processes,
@@ -245,6 +340,16 @@ def summarize(cfg: LoadConfig, parts: list[dict[str, Any]]) -> dict[str, Any]:
         "late_cuts": total.late_cuts,
         "late_acts": total.late_acts,
     }
+    if cfg.tournament:
+        seen = [p["tournament"] for p in parts if "tournament" in p]
+        report["tournament"] = {
+            "id": cfg.tournament,
+            "entrants": sum(t["entrants"] for t in seen),
+            "busted": sum(t["busted"] for t in seen),
+            "finished": any(t["finished"] for t in seen),
+            "moves": sum(t["moves"] for t in seen),
+        }
+    return report
 
 
 class _Progress:
@@ -293,8 +398,8 @@ class _Progress:
 
 
 def _split(cfg: LoadConfig) -> list[tuple[int, int]]:
-    k = max(1, min(cfg.processes, cfg.tables))
-    base, extra = divmod(cfg.tables, k)
+    k = max(1, min(cfg.processes, cfg.units))
+    base, extra = divmod(cfg.units, k)
     parts, first = [], 0
     for i in range(k):
         n = base + (1 if i < extra else 0)
@@ -315,7 +420,7 @@ async def _run_inprocess(cfg: LoadConfig, progress: _Progress) -> list[dict[str,
             progress.show()
 
     await run_worker(
-        cfg, 0, cfg.tables, emit, lambda: state["ready"], lambda: state.update(ready=True)
+        cfg, 0, cfg.units, emit, lambda: state["ready"], lambda: state.update(ready=True)
     )
     return finals
 
@@ -393,6 +498,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--stall-seconds", type=float, default=0.0, help="silence = a stuck table")
     p.add_argument("--report", type=Path, default=None, help="write the JSON report here")
     p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.add_argument(
+        "--tournament", default=None, help="tournament mode: --players bots register for it"
+    )
+    p.add_argument("--director", default=None, help="director's token: start it when all are in")
     return p.parse_args(argv)
 
 
@@ -413,6 +522,9 @@ def main(argv: list[str] | None = None) -> int:
         compression=None if args.compression == "none" else "deflate",
         trace=args.trace,
         stall_seconds=args.stall_seconds,
+        tournament=args.tournament,
+        director=args.director,
+        run_tag=secrets.token_hex(2),
     )
     report = run(cfg, None if args.quiet else sys.stderr)
     text = json.dumps(report, indent=2)
