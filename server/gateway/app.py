@@ -533,7 +533,7 @@ class Gateway:
         table = getattr(message, "table", None)
         if not isinstance(table, str) or table not in conn.tables:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
-        self._table(table).post("msg", conn, message)
+        self._table(table).submit("msg", conn, message)
         if isinstance(message, m.LeaveTable):
             conn.tables.discard(table)
 

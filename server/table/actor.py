@@ -202,6 +202,8 @@ class TableActor:
         """Every hole card of the last hands, for the director only (cdc 10.6: folded hands
         may be looked at for a collusion check). In memory, never sent to a player."""
         self.inbox: asyncio.Queue[tuple[str, Client | None, Any]] = asyncio.Queue()
+        self._idle = False
+        """The run loop waits on an empty inbox and nothing is being handled (see submit)."""
         self.seats: dict[int, SeatState] = {}
         self.watchers: dict[str, Watcher] = {}
         self.phase = TablePhase.WAITING
@@ -238,8 +240,26 @@ class TableActor:
             await self._task
 
     def post(self, kind: str, client: Client | None, payload: Any) -> None:
-        """Queue a command for the actor (the only way in)."""
+        """Queue a command for the actor (the only way in, with ``submit``)."""
         self.inbox.put_nowait((kind, client, payload))
+
+    def submit(self, kind: str, client: Client | None, payload: Any) -> None:
+        """A command from a client's connection: handled at once when the table is idle
+        (its run loop waits on an empty inbox), else queued behind the others. It is the
+        same single writer, since the handling is synchronous and never re-entered; it saves
+        the event-loop turn a queued command waits before the table task runs, which is
+        what an action's latency is made of on a busy process."""
+        if not self._idle or not self.inbox.empty():
+            self.post(kind, client, payload)
+            return
+        self._idle = False
+        try:
+            self._process((kind, client, payload))
+            self._after_burst()
+        finally:
+            self._idle = True
+        if self.closed:
+            self.post("tick", None, None)  # wake the run loop so that it ends
 
     def _goto(self, phase: TablePhase) -> None:
         if phase not in TRANSITIONS[self.phase]:
@@ -252,7 +272,11 @@ class TableActor:
         self._maybe_schedule_deal()
         self._arm()
         while self.phase is not TablePhase.CLOSED:
-            item = await self.inbox.get()
+            self._idle = True
+            try:
+                item = await self.inbox.get()
+            finally:
+                self._idle = False
             while True:
                 self._process(item)
                 if self.closed:
@@ -261,13 +285,16 @@ class TableActor:
                     item = self.inbox.get_nowait()
                 except asyncio.QueueEmpty:
                     break
-            try:
-                self._fire_timers()
-            except Exception:
-                log.exception("table %s: error in timers", self.table)
-            self._arm()
+            self._after_burst()
         if self._timer is not None:
             self._timer.cancel()
+
+    def _after_burst(self) -> None:
+        try:
+            self._fire_timers()
+        except Exception:
+            log.exception("table %s: error in timers", self.table)
+        self._arm()
 
     @property
     def closed(self) -> bool:

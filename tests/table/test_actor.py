@@ -436,3 +436,29 @@ async def test_a_seat_retaken_after_a_bust_shows_its_new_stack_in_every_snapshot
     assert int(start.stacks[str(seat)]) == starting
     await actor.stop()
     await task
+
+
+@pytest.mark.asyncio
+async def test_a_client_command_is_handled_at_once_when_the_table_is_idle_else_in_order() -> None:
+    """``submit`` (the gateway's path for client commands) handles a command without waiting
+    for the table task when nothing else is queued; behind queued commands it waits its turn,
+    so the table still handles them in the order they came."""
+    actor, clock = make_table()
+    task = actor.start()
+    clients = await seat_players(actor, 2)
+    await start_hand(actor, clock)
+    first = to_act(actor)
+    mine = clients[first - 1]
+    actor.submit("msg", mine, m.Act(table="t1", hand=actor.hand_no, verb="call"))
+    # no settle(): handled synchronously
+    assert [a.seat for a in mine.of(m.ActionEvent) if a.action == "call"] == [first]
+    second = to_act(actor)
+    other = clients[second - 1]
+    actor.post("msg", other, m.Chat(table="t1", text="hm"))  # queued first
+    actor.submit("msg", other, m.Act(table="t1", hand=actor.hand_no, verb="check"))
+    assert not [a for a in other.of(m.ActionEvent) if a.action == "check"]  # waits its turn
+    await settle()
+    checks = [a for a in other.of(m.ActionEvent) if a.action == "check"]
+    assert checks and checks[0].seat == second
+    await actor.stop()
+    await task
