@@ -60,6 +60,11 @@ __all__ = [
 
 log = logging.getLogger("brasseur.table")
 
+RECENT_EVENTS = 800
+"""Events kept in memory per table for resyncs and spectators (some 20 hands); older ones
+are read back from the store. At 1,000 tables, keeping 4,000 made most of the process's
+memory and of the objects the garbage collector walks."""
+
 
 class Client(Protocol):
     """A connection as the table sees it (implemented by the gateway and by tests)."""
@@ -1391,8 +1396,8 @@ class TableActor:
         if self.store is not None:
             self.store.append_events(self.table, batch)
         self._recent.extend(batch)
-        if len(self._recent) > 4000:
-            del self._recent[:1000]
+        if len(self._recent) > RECENT_EVENTS + RECENT_EVENTS // 2:
+            del self._recent[:-RECENT_EVENTS]
         in_hand = self._in_hand()
         frames: dict[tuple[int, bool], bytes] = {}
         for watcher in list(self.watchers.values()):

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from protocol import messages as m
+from server.dealing import Signer
+from server.store import Store
+from server.table import actor as actor_module
 from server.table.actor import TableActor, TablePhase
 from server.table.clock import FakeClock
+from server.table.config import TableConfig
+from server.table.dealer import CsprngDealer
 
 from .helpers import RecordingClient, make_table, seat_players, settle
 
@@ -460,5 +467,34 @@ async def test_a_client_command_is_handled_at_once_when_the_table_is_idle_else_i
     await settle()
     checks = [a for a in other.of(m.ActionEvent) if a.action == "check"]
     assert checks and checks[0].seat == second
+    await actor.stop()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_a_resync_older_than_the_events_in_memory_is_served_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the last RECENT_EVENTS events stay in memory; a client coming back from further
+    behind gets the missed events from the store, contiguous, not a gap."""
+    monkeypatch.setattr(actor_module, "RECENT_EVENTS", 20)
+    store = Store(tmp_path / "events.sqlite")
+    clock = FakeClock()
+    actor = TableActor(
+        TableConfig(table_id="t1"), clock, CsprngDealer(Signer.generate()), store=store
+    )
+    task = actor.start()
+    clients = await seat_players(actor, 2)
+    for _ in range(5):
+        await start_hand(actor, clock)
+        await play_out(actor, clients, "fold")
+        await clock.advance(actor.config.showdown_seconds)
+        await settle()
+    assert actor.seq > 40 and actor._recent[0][0] > 2  # the start is no longer in memory
+    back = RecordingClient()
+    actor.post("watch", back, 1)
+    await settle()
+    assert not back.of(m.Snapshot)
+    assert back.seqs() == list(range(2, actor.seq + 1))
     await actor.stop()
     await task
