@@ -35,9 +35,11 @@ CHROMIUM_ARGS = [
 try:
     from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
     from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - the test extras install it; the fixtures skip or fail
     sync_playwright = None  # type: ignore[assignment]
     PlaywrightError = Exception  # type: ignore[assignment,misc]
+    PlaywrightTimeout = TimeoutError  # type: ignore[assignment,misc]
 
 
 def _require_browser() -> None:
