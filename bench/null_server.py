@@ -6,8 +6,9 @@ Per table: ``hand_start``, ``cut_prompt`` (waits for the ``cut``, or ``--cut-sec
 ``hole`` event per seat (cards only to their owner), then ``turn`` messages round-robin; every
 ``act`` from the player to act is answered with an ``action`` broadcast (always a check, so the
 bots' chip checks hold) and a ``clock_event``, then the next ``turn``. A ``board`` event after
-each round, a ``hand_end`` after the river (after ``--showdown-seconds``), and the next hand
-after ``--next-hand-seconds``. ``python -m bench.null_server --port P``.
+each round; after the river (and ``--showdown-seconds``) two hands shown, the pot awarded,
+``hand_end`` and each player's private ``hole_proof``, as the real server sends at a showdown;
+the next hand after ``--next-hand-seconds``. ``python -m bench.null_server --port P``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ RATE = 50.0
 BURST = 100.0
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 STREETS = (("flop", 3), ("turn", 1), ("river", 1))
+SALT = "5a" * 16
+HASH = "d2" * 32
 
 
 class Conn:
@@ -90,6 +93,7 @@ class Table:
     acted: int = 0
     street: int = -1
     board: list[str] = field(default_factory=list)
+    pot: int = 0
     timer: asyncio.TimerHandle | None = None
 
 
@@ -151,18 +155,37 @@ class NullServer:
         t.board = []
         t.street = -1
         stacks = {str(s): t.stacks[s] for s in t.order}
-        button = t.order[t.hand % len(t.order)]
+        n = len(t.order)
+        button = t.order[t.hand % n]
+        sb, bb = t.order[(t.hand + 1) % n], t.order[(t.hand + 2) % n]
         self.broadcast(
             t,
             m.HandStart,
             hand=t.hand,
             button=button,
-            small_blind=None,
-            big_blind=t.order[0],
+            small_blind=sb if n > 2 else button,
+            big_blind=bb if n > 2 else sb,
             blinds=(50, 100, 0),
             stacks=stacks,
             commitment="0" * 64,
         )
+        # the blinds are posted as the real server does (then everybody checks: no bet to
+        # call in this null game), and the pot goes to the first hand shown
+        t.pot = 0
+        for seat, kind, amount in ((sb, "post_sb", 50), (bb, "post_bb", 100)):
+            amount = min(amount, t.stacks[seat])
+            t.stacks[seat] -= amount
+            t.pot += amount
+            self.broadcast(
+                t,
+                m.ActionEvent,
+                hand=t.hand,
+                seat=seat,
+                action=kind,
+                to=amount,
+                added=amount,
+                stack=t.stacks[seat],
+            )
         cutter = t.order[-1]
         self.broadcast(t, m.CutPrompt, hand=t.hand, seat=cutter, deadline_ms=int(self.cut_s * 1000))
         self.later(t, self.cut_s, lambda: self.deal(t))
@@ -245,10 +268,47 @@ class NullServer:
         self.later(t, self.showdown_s, lambda: self.end_hand(t))
 
     def end_hand(self, t: Table) -> None:
+        # what the real server sends at a showdown: two hands shown (the others muck), the
+        # pot (the blinds) awarded, then each player's private hole-card proof
+        offset = (t.hand * 7) % 40
+        for i, seat in enumerate(t.order[:2]):
+            cards = (DECK[(offset + 2 * i) % 52], DECK[(offset + 2 * i + 1) % 52])
+            self.broadcast(t, m.ShownEvent, hand=t.hand, seat=seat, cards=cards, rank="pair")
+        first = t.order[0]
+        t.stacks[first] += t.pot
+        self.broadcast(
+            t,
+            m.PotAwarded,
+            hand=t.hand,
+            index=0,
+            amount=t.pot,
+            winners=(first,),
+            shares=(t.pot,),
+        )
+        t.pot = 0
         stacks = {str(s): t.stacks[s] for s in t.order}
         self.broadcast(t, m.HandEnd, hand=t.hand, stacks=stacks, record="")
+        for i, seat in enumerate(t.order):
+            conn = t.seats.get(seat)
+            if conn is not None:
+                conn.deliver(encode(self.hole_proof(t, i)))
         t.phase = "between"
         self.later(t, self.next_s, lambda: self.start_hand(t))
+
+    def hole_proof(self, t: Table, index: int) -> m.HoleProof:
+        """The shape of a real proof: per card a position, the card, a salt and a Merkle
+        path of six hashes (server/dealing)."""
+        offset = (t.hand * 7) % 40
+        cards = [
+            {
+                "position": 2 * index + k,
+                "card": DECK[(offset + 2 * index + k) % 52],
+                "salt": SALT,
+                "proof": [["L" if j % 2 else "R", HASH] for j in range(6)],
+            }
+            for k in range(2)
+        ]
+        return m.HoleProof(table=t.id, hand=t.hand, root=HASH, cut=0, openings={"cards": cards})
 
     # ------------------------------------------------------------------ routing
 
