@@ -30,6 +30,7 @@ from websockets.http11 import Request, Response
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
+from server.gateway.fastsend import write_now
 from server.runtime import freeze_startup_objects, tune_gc
 
 SEND_QUEUE = 512
@@ -49,11 +50,14 @@ class Conn:
         self.refilled = time.monotonic()
         self.hello = False
         self.closed = False
+        self.sending = False
         self.tables: dict[str, int] = {}
 
     def deliver(self, data: bytes) -> None:
         if self.closed:
             return
+        if not self.sending and self.queue.empty() and write_now(self.ws, data, 2**16):
+            return  # the server's send path (server/gateway/fastsend.py)
         try:
             self.queue.put_nowait(data)
         except asyncio.QueueFull:
@@ -75,7 +79,11 @@ class Conn:
                 data = await self.queue.get()
                 if data is None:
                     return
-                await self.ws.send(data)
+                self.sending = True
+                try:
+                    await self.ws.send(data)
+                finally:
+                    self.sending = False
 
 
 @dataclass

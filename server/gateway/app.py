@@ -33,6 +33,7 @@ from protocol import messages as m
 from server.dealing import Signer
 from server.engine import AnteFormat, SetupError, load_profile
 from server.gateway.auth import NonceBook, TokenAuthority
+from server.gateway.fastsend import write_now
 from server.store import Store, to_json, to_pokerstars
 from server.table.actor import TableActor
 from server.table.clock import Clock, RealClock
@@ -48,6 +49,9 @@ log = logging.getLogger("brasseur.gateway")
 CLIENT_DIR = Path(__file__).resolve().parents[2] / "client_web"
 SEND_QUEUE = 512
 """Frames buffered per connection before a slow client is dropped."""
+WRITE_LIMIT = 2**16
+"""Bytes waiting in a connection's transport above which frames are queued (websockets'
+write_limit: the writer task then waits for the socket to drain)."""
 SEND_BUFFER = 64 * 1024
 """Kernel send buffer per connection (bytes)."""
 RATE = 50.0
@@ -107,9 +111,13 @@ class Connection:
         self.refilled = time.monotonic()
         self.last_rate_error = 0.0
         self.closed = False
+        self.sending = False
+        """The writer task is sending a queued frame (frames written now would overtake it)."""
 
     def deliver(self, data: bytes) -> None:
         if self.closed:
+            return
+        if not self.sending and self.queue.empty() and write_now(self.ws, data, WRITE_LIMIT):
             return
         try:
             self.queue.put_nowait(data)
@@ -145,7 +153,11 @@ class Connection:
                 if data is None:
                     await self.ws.close(4000, "closed by server")
                     return
-                await self.ws.send(data)
+                self.sending = True
+                try:
+                    await self.ws.send(data)
+                finally:
+                    self.sending = False
         except ConnectionClosed:
             return
 
@@ -305,7 +317,7 @@ class Gateway:
             max_queue=64,
             ping_interval=20,
             ping_timeout=20,
-            write_limit=2**16,
+            write_limit=WRITE_LIMIT,
         )
         return self.server
 
