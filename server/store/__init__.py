@@ -1,15 +1,30 @@
 """Durable event log and snapshots of the table servers (SQLite), hand records, recovery
-support and exports.
+support, exports, and the write contract every table store keeps (:mod:`.batch`).
 
 Typical use by a table server::
 
     store = Store("brasseur.db")
-    store.append_events("t1", [(41, "acted", {...}), (42, "board", {...})])  # then send them
-    store.save_snapshot("t1", hand=12, seq=42, snapshot={...})              # at hand start
-    store.save_hand_record("t1", 12, record)                                # at hand end
+    epoch = store.claim("t1")  # 0 on SQLite; the owner epoch on Redis (fencing)
+    store.write("t1", TableWrite(events=((41, "acted", {...}), (42, "board", {...})),
+                                 epoch=epoch))                         # then send them
+    store.write("t1", TableWrite(events=((43, "won", {...}),), record=(12, record),
+                                 snapshot=(13, 43, {...}), epoch=epoch))  # at hand end
     to_pokerstars(store.hand_records("t1"), hero="ana")
+
+A write is all or nothing; a refused or failed one leaves the store as it was and raises a
+:class:`StoreError`: :class:`StoreUnavailable` (retry later), :class:`StaleWriter` (another
+process owns the table: stop), :class:`SequenceError` (the seqs do not follow the stored ones).
+The older ``append_events``, ``save_snapshot`` and ``save_hand_record`` still work, each on
+its own.
 """
 
+from .batch import (
+    SequenceError,
+    StaleWriter,
+    StoreError,
+    StoreUnavailable,
+    TableWrite,
+)
 from .export import to_json, to_pokerstars
 from .handdesc import describe_hand
 from .sqlite_store import HAND_CANCELLED, SCHEMA_VERSION, Event, Store
@@ -18,7 +33,12 @@ __all__ = [
     "HAND_CANCELLED",
     "SCHEMA_VERSION",
     "Event",
+    "SequenceError",
+    "StaleWriter",
     "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "TableWrite",
     "describe_hand",
     "to_json",
     "to_pokerstars",

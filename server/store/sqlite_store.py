@@ -1,9 +1,23 @@
 """The durable log of the table servers, over one SQLite file (standard library ``sqlite3``).
 
 One :class:`Store` per process, used from the asyncio thread: every method is synchronous,
-short and runs on a single connection. The table actor appends a batch of events with
-:meth:`Store.append_events` and sends them to anyone only after it returns (architecture,
-"How a command travels" step 3), so a batch that was seen by a client is always on disk.
+short and runs on a single connection. The table actor stores what a step produced and sends
+it to anyone only after the store returned (architecture, "How a command travels" step 3), so
+a batch that was seen by a client is always on disk.
+
+The write contract (:mod:`server.store.batch`): :meth:`Store.write` stores one
+:class:`~server.store.batch.TableWrite` (the step's events and, at a hand's end, the hand
+record and the snapshot) in one ``BEGIN IMMEDIATE`` transaction: all or nothing. The first
+event must follow the last stored one exactly (else :class:`~server.store.batch.SequenceError`)
+and any SQLite failure (disk full, I/O error, database locked) is rolled back and raised as
+:class:`~server.store.batch.StoreUnavailable`: the store is then exactly as before and the same
+batch can be retried, with the same sequence numbers. One process owns the file, so there is
+nothing to fence: :meth:`Store.claim` returns 0 and the batch's epoch is ignored. The older
+:meth:`Store.append_events`, :meth:`Store.save_snapshot` and :meth:`Store.save_hand_record`
+still work, each in its own transaction.
+
+``max_pages`` (``PRAGMA max_page_count``) bounds the size of the database: an operator's quota,
+and how the tests make the disk full without root (tests/store/test_atomic_write.py).
 
 Recovery after a crash: :meth:`Store.tables` gives the table definitions,
 :meth:`Store.last_snapshot` the state at the start of the last hand, and
@@ -13,11 +27,14 @@ every bet returned, i.e. the stacks of that snapshot).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal
+
+from .batch import Event, SequenceError, StoreUnavailable, TableWrite
 
 __all__ = ["HAND_CANCELLED", "SCHEMA_VERSION", "Event", "Store"]
 
@@ -26,9 +43,6 @@ SCHEMA_VERSION: Final = 1
 
 HAND_CANCELLED: Final = "hand_cancelled"
 """Event kind the table server appends once it has cancelled an interrupted hand."""
-
-Event = tuple[int, str, dict[str, Any]]
-"""``(seq, kind, payload)``; the payload is a JSON object."""
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
@@ -71,6 +85,10 @@ def _dump(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _unavailable(what: str, exc: sqlite3.Error) -> StoreUnavailable:
+    return StoreUnavailable(f"{what}: the store cannot write now: {exc}")
+
+
 def _load(text: str) -> dict[str, Any]:
     value = json.loads(text)
     assert isinstance(value, dict), "stored JSON is always an object"
@@ -85,14 +103,28 @@ class Store:
 
     Not thread-safe: use it from the thread that opened it (the asyncio thread).
     Raises ``RuntimeError`` when the file was written by a newer schema version.
+
+    ``max_pages``: the most pages the database may have (``PRAGMA max_page_count``, see
+    :meth:`set_max_pages`); None: SQLite's default maximum.
     """
 
-    def __init__(self, path: str | Path, *, synchronous: Synchronous = "NORMAL") -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        synchronous: Synchronous = "NORMAL",
+        max_pages: int | None = None,
+    ) -> None:
         self._path = str(path)
         # Autocommit mode: transactions are opened and closed explicitly below.
         self._db = sqlite3.connect(self._path, isolation_level=None)
         self._last: dict[str, int] = {}
         try:
+            # The limit of a new connection is the compile-time maximum of this SQLite
+            # (SQLITE_MAX_PAGE_COUNT: 1073741823 up to 3.44, 4294967294 from 3.45): kept to go
+            # back to it, since the pragma has no "default" value.
+            (limit,) = self._db.execute("PRAGMA max_page_count").fetchone()
+            self._default_max_pages = int(limit)
             # WAL: a commit is one append to the -wal file, readers never block the writer,
             # and a torn write at a crash is discarded at the next open (checksummed frames).
             self._db.execute("PRAGMA journal_mode=WAL")  # ":memory:" stays "memory"
@@ -107,6 +139,8 @@ class Store:
             self._db.execute(f"PRAGMA synchronous={synchronous}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+            if max_pages is not None:
+                self.set_max_pages(max_pages)  # after the schema: the limit bounds growth only
         except BaseException:
             self._db.close()
             raise
@@ -129,8 +163,39 @@ class Store:
                 )
             self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Roll back the open transaction, if any: after SQLITE_FULL, SQLITE_IOERR or
+        SQLITE_NOMEM, SQLite has already rolled it back by itself, and a ROLLBACK then fails
+        ("no transaction is active"), hiding the error that mattered. Errors of the ROLLBACK
+        itself are swallowed: the caller is already raising, and :meth:`write` retries it."""
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+
+    def set_max_pages(self, n: int | None) -> int:
+        """Limit the database to ``n`` pages (``PRAGMA max_page_count``; None: back to SQLite's
+        default maximum), and return the limit in force.
+
+        A write that needs more pages fails with SQLITE_FULL ("database or disk is full"),
+        which :meth:`write` raises as :class:`StoreUnavailable`. The limit cannot go below the
+        current size of the database: SQLite then sets it to that size (the return value says
+        so). It belongs to this connection: it is not stored in the file.
+
+        With WAL (the mode of this store), the limit still holds: SQLite compares it with the
+        size of the database as this connection sees it, the pages still in the -wal file
+        included, so neither a write nor a later checkpoint can grow the database past it (no
+        checkpoint is needed). It does not bound the -wal file itself, which holds up to
+        ``wal_autocheckpoint`` pages (1000 by default, 4 MB) on top of the database until the
+        next checkpoint.
+        """
+        if n is not None and (type(n) is not int or n < 1):
+            raise ValueError(f"max_pages must be a positive int or None, got {n!r}")
+        limit = self._default_max_pages if n is None else n
+        (value,) = self._db.execute(f"PRAGMA max_page_count={int(limit)}").fetchone()
+        return int(value)
 
     def close(self) -> None:
         """Close the connection (a WAL checkpoint happens if this was the last one)."""
@@ -148,8 +213,106 @@ class Store:
         self.close()
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> None:
-        """One statement in its own transaction (autocommit: committed when it returns)."""
-        self._db.execute(sql, params)
+        """One statement in its own transaction (autocommit: committed when it returns);
+        StoreUnavailable if SQLite fails (nothing written)."""
+        try:
+            self._rollback()  # left open by a ROLLBACK that failed (e.g. an I/O error)
+            self._db.execute(sql, params)
+        except sqlite3.ProgrammingError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise _unavailable(repr(params[0]), exc) from exc
+
+    # -- atomic writes --------------------------------------------------------------------
+
+    def claim(self, table: str) -> int:
+        """The owner epoch of ``table`` for this process: always 0, one process owns the file
+        (the Redis store fences; this one has the method so callers use both alike)."""
+        return 0
+
+    def write(self, table: str, batch: TableWrite) -> None:
+        """Store ``batch`` (events, snapshot, record) in one transaction: all or nothing.
+
+        The first event's seq must be exactly :meth:`last_seq` + 1, else
+        :class:`SequenceError` and nothing is written, unless every event of the batch is
+        already stored identically (the retry of a write that did happen): then nothing is
+        written and it returns. The snapshot replaces the one of its hand, the record the one
+        of its hand. ``batch.epoch`` is ignored (see :meth:`claim`).
+
+        Raises ``TypeError`` (nothing written) if a payload, snapshot or record is not a
+        JSON-serialisable dict, and :class:`StoreUnavailable` (rolled back, nothing written,
+        retry later) on any SQLite failure: disk full, I/O error, database locked.
+        """
+        if batch.empty:
+            return
+        # Everything that can fail without I/O is done before the transaction opens.
+        rows = [(table, seq, str(kind), _dump(payload)) for seq, kind, payload in batch.events]
+        snapshot = None
+        if batch.snapshot is not None:
+            hand, seq, data = batch.snapshot
+            snapshot = (table, hand, seq, _dump(data))
+        record = None
+        if batch.record is not None:
+            hand, data = batch.record
+            record = (table, hand, _dump(data))
+        db = self._db
+        try:
+            self._rollback()  # left open by a ROLLBACK that failed (e.g. an I/O error)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if rows and not self._follows(table, rows):
+                    db.execute("ROLLBACK")  # the batch is already stored: nothing to write
+                    return
+                db.executemany(
+                    "INSERT INTO events (table_id, seq, kind, payload) VALUES (?, ?, ?, ?)", rows
+                )
+                if snapshot is not None:
+                    db.execute(
+                        "INSERT OR REPLACE INTO snapshots (table_id, hand, seq, snapshot) "
+                        "VALUES (?, ?, ?, ?)",
+                        snapshot,
+                    )
+                if record is not None:
+                    db.execute(
+                        "INSERT OR REPLACE INTO hand_records (table_id, hand, record) "
+                        "VALUES (?, ?, ?)",
+                        record,
+                    )
+                db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+        except sqlite3.ProgrammingError:
+            raise  # a closed store, a misuse: a bug, not an unavailable disk
+        except sqlite3.DatabaseError as exc:
+            self._last.pop(table, None)  # re-read from the file next time
+            raise _unavailable(f"table {table!r}", exc) from exc
+        if rows:
+            self._last[table] = rows[-1][1]
+
+    def _follows(self, table: str, rows: list[tuple[str, int, str, str]]) -> bool:
+        """In the write transaction: True if ``rows`` follow the stored events exactly, False
+        if they are all stored already, identical (a retry); else raise SequenceError."""
+        (stored,) = self._db.execute(
+            "SELECT MAX(seq) FROM events WHERE table_id = ?", (table,)
+        ).fetchone()
+        last = self._last[table] = stored or 0
+        first = rows[0][1]
+        if first == last + 1:
+            return True
+        if first <= last:
+            cursor = self._db.execute(
+                "SELECT seq, kind, payload FROM events WHERE table_id = ? AND seq BETWEEN ? AND ? "
+                "ORDER BY seq",
+                (table, first, rows[-1][1]),
+            )
+            if cursor.fetchall() == [row[1:] for row in rows]:
+                return False
+        raise SequenceError(
+            f"table {table!r}: event seq {first} does not follow {last} "
+            "(the first seq of a batch must be the last stored one plus one)",
+            stored=last,
+        )
 
     # -- events ---------------------------------------------------------------------------
 
@@ -158,7 +321,8 @@ class Store:
 
         Sequence numbers must be strictly increasing, after the last one stored for
         ``table``. Raises ``ValueError`` (nothing written) if not, ``TypeError`` if a payload
-        is not JSON-serialisable.
+        is not JSON-serialisable, :class:`StoreUnavailable` (nothing written) if SQLite fails.
+        :meth:`write` is the stricter form (consecutive seqs, with a snapshot and a record).
         """
         if not events:
             return
@@ -173,16 +337,22 @@ class Store:
             rows.append((table, seq, str(kind), _dump(payload)))
             last = seq
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
         try:
-            db.executemany(
-                "INSERT INTO events (table_id, seq, kind, payload) VALUES (?, ?, ?, ?)", rows
-            )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            self._last.pop(table, None)  # re-read from the file next time
+            self._rollback()  # left open by a ROLLBACK that failed
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(
+                    "INSERT INTO events (table_id, seq, kind, payload) VALUES (?, ?, ?, ?)", rows
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                self._last.pop(table, None)  # re-read from the file next time
+                raise
+        except sqlite3.ProgrammingError:
             raise
+        except sqlite3.DatabaseError as exc:
+            raise _unavailable(f"table {table!r}", exc) from exc
         self._last[table] = last
 
     def events_after(self, table: str, seq: int, limit: int = 10_000) -> list[Event]:

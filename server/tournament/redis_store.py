@@ -11,21 +11,44 @@ cancelled with every bet returned (cdc 5.4), exactly as after a restart on SQLit
 
 Like the SQLite store, it is synchronous (the actor calls it from the asyncio thread between
 two awaits; a round trip to a local Redis is about 0.1 ms) and the actor sends events to
-anyone only after :meth:`RedisTableStore.append_events` returns.
+anyone only after the store returned.
+
+The write contract (:mod:`server.store.batch`): :meth:`RedisTableStore.write` stores one
+:class:`~server.store.batch.TableWrite` (a step's events, and at a hand's end the hand record
+and the snapshot) with ONE Lua script, so atomically: every check is made before the first
+write, and nothing is written when one fails. A refused write raises
+:class:`~server.store.batch.StaleWriter` or :class:`~server.store.batch.SequenceError`; a Redis
+that cannot be reached or times out raises :class:`~server.store.batch.StoreUnavailable`.
+
+Fencing: a process taking a table over calls :meth:`RedisTableStore.claim`, which INCRs the
+table's owner epoch and returns it, and stamps it on its batches (``TableWrite.epoch``). The
+script refuses a batch whose epoch is not the current one, whatever its sequence numbers: a
+process paused past its ownership (GC pause, frozen VM, network partition) whose table was
+taken over can never append again, even if the new owner has not written yet, so a sequence
+number it would still follow cannot let it in. The epoch key is the one a
+:class:`~server.tournament.lease.Lease` on ``{prefix}:table:t`` increments at each
+acquisition, so such a lease's ``epoch`` can be stamped instead of calling ``claim``. A batch
+with ``epoch=None`` is not fenced (nor are the older :meth:`RedisTableStore.append_events`,
+``save_snapshot`` and ``save_hand_record``, which still work).
+
+A write whose reply was lost (a timeout after Redis ran the script; redis-py may also resend
+it by itself) can be retried as is: a batch whose events are all stored already, identical, is
+accepted without writing anything.
 
 Keys, for ``prefix`` and table ``t``::
 
     {prefix}:tables               set of the table ids having a snapshot
+    {prefix}:table:t:epoch        owner epoch of the table (INCR by claim)
     {prefix}:table:t:events       sorted set, score = seq, member = JSON [seq, kind, payload]
     {prefix}:table:t:last_seq     last sequence number appended (kept when events are trimmed)
     {prefix}:table:t:snapshot     hash hand, seq, snapshot (JSON) of the highest hand saved
     {prefix}:table:t:records      hash hand -> hand record (JSON)
 
 Only the last ``max_events`` events of a table are kept (a reconnecting client missing older
-ones gets a snapshot instead). Appends check the sequence numbers against ``last_seq`` under
-``WATCH``: two processes that both believe they run a table can never interleave their events
-(the second one gets a ``ValueError``). Deciding which process runs a table is the job of a
-lease (:mod:`server.tournament.lease`), not of this store.
+ones gets a snapshot instead). :meth:`RedisTableStore.append_events` checks the sequence
+numbers against ``last_seq`` under ``WATCH``: two processes that both believe they run a table
+can never interleave their events (the second one gets a ``ValueError``), but only the epoch
+of :meth:`RedisTableStore.write` stops a stale process whose next seq still follows.
 """
 
 from __future__ import annotations
@@ -34,12 +57,23 @@ import json
 from typing import Any, Final, cast
 
 import redis
+from redis import exceptions as rx
 from redis.client import Pipeline
+
+from server.store.batch import (
+    Event,
+    SequenceError,
+    StaleWriter,
+    StoreError,
+    StoreUnavailable,
+    TableWrite,
+)
 
 __all__ = ["Event", "RedisTableStore"]
 
-Event = tuple[int, str, dict[str, Any]]
-"""``(seq, kind, payload)``; the payload is a JSON object."""
+_UNAVAILABLE: Final = (rx.ConnectionError, rx.TimeoutError, rx.OutOfMemoryError, rx.ReadOnlyError)
+"""Redis down, unreachable, too slow, out of memory, or a replica after a failover: nothing
+was written (or, for a timeout, maybe it was: see the retry rule of ``write``), retry later."""
 
 # KEYS: snapshot hash, tables set. ARGV: hand, seq, snapshot JSON, table id.
 # A snapshot of a lower hand than the stored one is ignored: last_snapshot() of the SQLite
@@ -52,6 +86,64 @@ end
 redis.call('hset', KEYS[1], 'hand', ARGV[1], 'seq', ARGV[2], 'snapshot', ARGV[3])
 redis.call('sadd', KEYS[2], ARGV[4])
 return 1
+"""
+
+
+# KEYS: epoch, last_seq, events, snapshot, tables, records (of one table).
+# ARGV: epoch ('' = unfenced), max_events, table id, snapshot hand ('' = none), snapshot seq,
+# snapshot JSON, record hand ('' = none), record JSON, first seq ('' = no events), last seq,
+# then the event members in seq order.
+# Reply {code, value}: 1 written; 2 the events were already stored, identical: nothing
+# written; -1 stale epoch (value: the current one); -2 seqs do not follow (value: last_seq);
+# -3 a key of another type (value: the key). Every check comes before the first write, and
+# no write can fail once they passed (types checked, OOM refused at the first write only), so
+# a refused batch writes nothing.
+_WRITE: Final = """
+local epoch = tonumber(redis.call('get', KEYS[1]) or '0')
+if ARGV[1] ~= '' and tonumber(ARGV[1]) ~= epoch then
+  return {-1, epoch}
+end
+local types = {'string', 'string', 'zset', 'hash', 'set', 'hash'}
+for i, expected in ipairs(types) do
+  local found = redis.call('type', KEYS[i])['ok']
+  if found ~= 'none' and found ~= expected then
+    return {-3, KEYS[i]}
+  end
+end
+local last = tonumber(redis.call('get', KEYS[2]) or '0')
+local n = #ARGV - 10
+local first = tonumber(ARGV[9])
+if n > 0 and first ~= last + 1 then
+  if first <= last then
+    for i = 1, n do
+      if tonumber(redis.call('zscore', KEYS[3], ARGV[10 + i])) ~= first + i - 1 then
+        return {-2, last}
+      end
+    end
+    return {2, last}
+  end
+  return {-2, last}
+end
+local snapshot = false
+if ARGV[4] ~= '' then
+  local stored = redis.call('hget', KEYS[4], 'hand')
+  snapshot = not (stored and tonumber(stored) > tonumber(ARGV[4]))
+end
+if n > 0 then
+  for i = 1, n do
+    redis.call('zadd', KEYS[3], first + i - 1, ARGV[10 + i])
+  end
+  redis.call('zremrangebyrank', KEYS[3], 0, -tonumber(ARGV[2]) - 1)
+  redis.call('set', KEYS[2], ARGV[10])
+end
+if snapshot then
+  redis.call('hset', KEYS[4], 'hand', ARGV[4], 'seq', ARGV[5], 'snapshot', ARGV[6])
+  redis.call('sadd', KEYS[5], ARGV[3])
+end
+if ARGV[7] ~= '' then
+  redis.call('hset', KEYS[6], ARGV[7], ARGV[8])
+end
+return {1, last}
 """
 
 
@@ -86,6 +178,7 @@ class RedisTableStore:
         self.prefix = prefix
         self.max_events = max_events
         self._snapshot_script = client.register_script(_SAVE_SNAPSHOT)
+        self._write_script = client.register_script(_WRITE)
 
     # -- keys -----------------------------------------------------------------------------
 
@@ -95,6 +188,98 @@ class RedisTableStore:
     @property
     def _tables_key(self) -> str:
         return f"{self.prefix}:tables"
+
+    # -- atomic, fenced writes ------------------------------------------------------------
+
+    def claim(self, table: str) -> int:
+        """Take ``table`` over: move its owner epoch on (INCR, atomic) and return the new one,
+        to stamp on every :class:`TableWrite` from now on. Every earlier owner's fenced writes
+        fail from this moment with :class:`StaleWriter`.
+
+        Raises :class:`StoreUnavailable` if Redis cannot be reached (nothing claimed, unless
+        the reply of the INCR was lost: claim again, a higher epoch is as good).
+        """
+        try:
+            return int(self.client.incr(self._key(table, "epoch")))
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable(f"table {table!r}: cannot claim it now: {exc}") from exc
+        except rx.RedisError as exc:
+            raise StoreError(f"table {table!r}: cannot claim it: {exc}") from exc
+
+    def epoch(self, table: str) -> int:
+        """The current owner epoch of ``table``, 0 if it was never claimed."""
+        stored = self.client.get(self._key(table, "epoch"))
+        return 0 if stored is None else int(stored)
+
+    def write(self, table: str, batch: TableWrite) -> None:
+        """Store ``batch`` (events, snapshot, record) with one Lua script: all or nothing.
+
+        In this order, before anything is written: the batch's epoch, when not None, must be
+        the table's current one (else :class:`StaleWriter`); the first event's seq must be
+        :meth:`last_seq` + 1 (else :class:`SequenceError`), unless every event of the batch is
+        already stored identically (a retry of a write whose reply was lost: nothing written,
+        it returns). Then the events are added (the oldest beyond ``max_events`` dropped), the
+        snapshot saved unless a higher hand is stored (as :meth:`save_snapshot`), the record
+        saved or replaced.
+
+        Raises ``TypeError`` (nothing written) if a payload, snapshot or record is not a
+        JSON-serialisable dict; :class:`StoreUnavailable` if Redis cannot be reached, times
+        out, is out of memory or read-only (retry the same batch later; after a timeout the
+        write may have happened, which the retry rule above absorbs); :class:`StoreError` for
+        any other Redis error (a key of another type: nothing written).
+        """
+        if batch.empty:
+            return
+        members: list[str] = []
+        for seq, kind, payload in batch.events:
+            if not isinstance(payload, dict):
+                raise TypeError(f"expected a dict, got {type(payload).__name__}")
+            members.append(json.dumps([seq, str(kind), payload], ensure_ascii=False))
+        snapshot: list[str | int] = ["", "", ""]
+        if batch.snapshot is not None:
+            hand, seq, data = batch.snapshot
+            snapshot = [hand, seq, _dump(data)]
+        record: list[str | int] = ["", ""]
+        if batch.record is not None:
+            hand, data = batch.record
+            record = [hand, _dump(data)]
+        first, last = batch.first_seq, batch.last_seq
+        args: list[str | int] = [
+            "" if batch.epoch is None else batch.epoch,
+            self.max_events,
+            table,
+            *snapshot,
+            *record,
+            "" if first is None else first,
+            "" if last is None else last,
+            *members,
+        ]
+        keys = [
+            self._key(table, name)
+            for name in ("epoch", "last_seq", "events", "snapshot", "tables", "records")
+        ]
+        keys[4] = self._tables_key
+        try:
+            code, value = self._write_script(keys=keys, args=args)
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable(f"table {table!r}: the store cannot write now: {exc}") from exc
+        except rx.RedisError as exc:
+            raise StoreError(f"table {table!r}: the write failed: {exc}") from exc
+        if code == -1:
+            raise StaleWriter(
+                f"table {table!r}: epoch {batch.epoch} is not the owner epoch {value} "
+                "(the table was taken over)",
+                epoch=batch.epoch,
+                current=int(value),
+            )
+        if code == -2:
+            raise SequenceError(
+                f"table {table!r}: event seq {first} does not follow {value} "
+                "(the first seq of a batch must be the last stored one plus one)",
+                stored=int(value),
+            )
+        if code == -3:
+            raise StoreError(f"table {table!r}: key {_text(value)} holds another type")
 
     # -- events ---------------------------------------------------------------------------
 
@@ -193,8 +378,11 @@ class RedisTableStore:
         return sorted(_text(t) for t in self.client.smembers(self._tables_key))
 
     def delete_table(self, table: str) -> None:
-        """Forget everything about ``table`` (a table broken up, a tournament over)."""
+        """Forget everything about ``table`` (a table broken up, a tournament over), its owner
+        epoch too: a table id is not to be run again after this (a stale process holding an
+        epoch that a new claim would hand out again could write)."""
         pipe = self.client.pipeline(transaction=True)
-        pipe.delete(*(self._key(table, n) for n in ("events", "last_seq", "snapshot", "records")))
+        names = ("events", "last_seq", "snapshot", "records", "epoch")
+        pipe.delete(*(self._key(table, n) for n in names))
         pipe.srem(self._tables_key, table)
         pipe.execute()
