@@ -55,6 +55,15 @@ class ErrorCode(StrEnum):
     """No showing cards mid-hand (cdc 11.3-11.5)."""
     TOO_EARLY = "too_early"
     """The Time can be called only after the minimum delay (cdc 3.5: never under a minute)."""
+    NOT_IN_HAND = "not_in_hand"
+    """The Time call needs a player dealt in this hand and at his seat (cdc 3.5, tda 27), and
+    under fpc an opponent still in the hand or the thinker himself (fpc 9-1)."""
+    CHAT_LIMIT = "chat_limit"
+    """Chat held during a hand is capped per player and per hand (one player to a hand,
+    cdc 11.3): the message was dropped."""
+    TABLE_HALTED = "table_halted"
+    """The table's store failed (disk full, Redis down): the table is halted, nothing was
+    changed; it resumes by itself when the store works again."""
     INTERNAL = "internal"
     """A bug on our side; the table goes on."""
 

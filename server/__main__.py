@@ -6,6 +6,8 @@ created on first start, and an invite link printed to send to friends.
 ``python -m server tournament create CONFIG.toml`` records a tournament in ``--data`` and prints
 its registration link and the director's console link; ``python -m server`` on the same
 ``--data`` runs it (restart a running server to pick it up).
+
+Test-only environment hooks (never set them in production): see ``TEST_HOOKS``.
 """
 
 from __future__ import annotations
@@ -30,9 +32,26 @@ from server.table.config import TableConfig
 from server.tournament.live import load_tournament
 from server.tournament.redis_coordinator import RedisLink
 
+log = logging.getLogger("brasseur.server")
+
+TEST_HOOKS = """test-only environment hooks (never in production):
+BRASSEUR_TEST_DB_MAX_PAGES=N opens the SQLite store limited to N pages (PRAGMA max_page_count:
+a full disk without root); BRASSEUR_TEST_DB_MAX_PAGES_FILE=PATH re-reads the limit from PATH
+every second (a number of pages, or "none" for no limit), to give the space back at run time;
+BRASSEUR_CRASH_AFTER=KIND[:N] ends the process (exit status 137) right after the N-th store
+write holding an event of kind KIND (server/table/actor.py)."""
+
+MAX_PAGES_EVERY = 1.0
+"""Seconds between two reads of BRASSEUR_TEST_DB_MAX_PAGES_FILE."""
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="brasseur", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="brasseur",
+        description=__doc__,
+        epilog=TEST_HOOKS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument(
@@ -95,10 +114,45 @@ def ws_url(host: str, port: int, public_url: str) -> str:
     return f"ws://{shown}:{port}/ws"
 
 
+def _max_pages(text: str) -> int | None:
+    """A page limit as written in the test hooks: a positive number, or "none"."""
+    text = text.strip().lower()
+    if text in ("", "none"):
+        return None
+    pages = int(text)
+    if pages < 1:
+        raise ValueError(f"a page limit must be positive, got {pages}")
+    return pages
+
+
+async def follow_max_pages(store: Store, path: Path) -> None:
+    """Test hook: apply the page limit written in ``path`` whenever it changes."""
+    applied: str | None = None
+    while True:
+        try:
+            text = path.read_text("utf-8").strip()
+        except OSError:
+            text = None  # not written yet: the limit stays
+        if text is not None and text != applied:
+            applied = text
+            try:
+                limit = store.set_max_pages(_max_pages(text))
+            except ValueError as exc:
+                log.warning("%s: ignored: %s", path, exc)
+            else:
+                log.warning("test hook: the store is now limited to %s pages", limit)
+        await asyncio.sleep(MAX_PAGES_EVERY)
+
+
 async def amain(args: argparse.Namespace) -> None:
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
-    store = Store(data / "brasseur.sqlite")
+    max_pages = _max_pages(os.environ.get("BRASSEUR_TEST_DB_MAX_PAGES", ""))
+    store = Store(data / "brasseur.sqlite", max_pages=max_pages)
+    pages_file = os.environ.get("BRASSEUR_TEST_DB_MAX_PAGES_FILE", "")
+    follower = (
+        asyncio.create_task(follow_max_pages(store, Path(pages_file))) if pages_file else None
+    )
     signer = Signer.load_or_create(data / "signing-key.pem")
     timings = {
         "cut_seconds": args.cut_seconds,
@@ -149,6 +203,8 @@ async def amain(args: argparse.Namespace) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    if follower is not None:
+        follower.cancel()
     server.close()
     await gateway.close()
     store.close()

@@ -32,6 +32,7 @@ __all__ = [
     "PotDeclaration",
     "Profile",
     "SingleChipRaise",
+    "TimeCallers",
     "UndersizedChip",
     "load_profile",
 ]
@@ -129,6 +130,16 @@ class AllinShowdown(StrEnum):
     the others show or muck as usual."""
 
 
+class TimeCallers(StrEnum):
+    SEATED = "seated"
+    """Any player at his seat may call the Time on the player to act, in the hand or not
+    (cdc 3.5 "tout joueur en jeu dans le tournoi assis à sa table", tda 27, ligue 6.27
+    "toute personne en jeu ou hors-jeu", casino "les autres joueurs de la table")."""
+    IN_HAND = "in_hand"
+    """Only an opponent still in the hand, or the player himself (fpc 9-1 "le donneur, un
+    adversaire ou le joueur lui-même")."""
+
+
 class AntePriority(StrEnum):
     ANTE = "ante"
     """Big-blind ante: the ante is paid before the big blind (cdc 4.2)."""
@@ -158,6 +169,8 @@ class Profile:
     time_seconds: int
     """Seconds given once the Time is called, the counted-down seconds included."""
     time_countdown: int
+    time_callers: TimeCallers
+    """Who may call the Time (a player must also be at his seat: tda 27, cdc 4.1)."""
     citations: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     rules: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -179,6 +192,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "out_of_turn": OutOfTurn,
     "bb_ante_priority": AntePriority,
     "allin_showdown": AllinShowdown,
+    "time_callers": TimeCallers,
 }
 
 

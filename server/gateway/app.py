@@ -19,6 +19,7 @@ import secrets
 import socket
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -35,10 +36,12 @@ from server.engine import AnteFormat, SetupError, load_profile
 from server.gateway.auth import NonceBook, TokenAuthority
 from server.gateway.fastsend import write_now
 from server.store import Store, to_json, to_pokerstars
-from server.table.actor import TableActor
+from server.table import commands as tc
+from server.table.actor import Client, TableActor
 from server.table.clock import Clock, RealClock
 from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
+from server.table.effects import GrantSeat
 from server.tournament.live import LiveTournament, load_tournament
 from server.tournament.redis_coordinator import RedisLink
 
@@ -65,6 +68,7 @@ class Metrics:
         self.started = time.time()
 
     def render(self, gateway: Gateway) -> str:
+        tables = list(gateway.tables.values())
         lines = [
             "# HELP brasseur_connections Open websocket connections.",
             "# TYPE brasseur_connections gauge",
@@ -75,6 +79,12 @@ class Metrics:
             "# HELP brasseur_hands_total Hands completed since start.",
             "# TYPE brasseur_hands_total counter",
             f"brasseur_hands_total {sum(t.hands_played for t in gateway.tables.values())}",
+            "# HELP brasseur_tables_halted Tables halted by a failed store write.",
+            "# TYPE brasseur_tables_halted gauge",
+            f"brasseur_tables_halted {sum(t.halted_since is not None for t in tables)}",
+            "# HELP brasseur_store_failures_total Failed store writes of the running tables.",
+            "# TYPE brasseur_store_failures_total counter",
+            f"brasseur_store_failures_total {sum(t.core.store_failures for t in tables)}",
             "# HELP brasseur_frames_total Frames received from clients.",
             "# TYPE brasseur_frames_total counter",
             f"brasseur_frames_total {self.counters['frames']}",
@@ -210,6 +220,7 @@ class Gateway:
 
     def _run_table(self, config: TableConfig) -> TableActor:
         actor = TableActor(config, self.clock, CsprngDealer(self.signer), store=self.store)
+        actor.grant = self.grant_seat
         actor.recover()
         self.tables[config.table_id] = actor
         actor.start()
@@ -342,6 +353,17 @@ class Gateway:
             return None  # the websocket upgrade
         query = parse_qs(url.query)
         if path == "/healthz":
+            # O(tables) on the event loop: a flag per table, no store access
+            halted = [
+                f"degraded: table {name} halted since "
+                f"{max(0.0, actor.clock.now() - actor.halted_since):.0f}s: "
+                + " ".join(actor.core.halt_reason.split())
+                for name, actor in self.tables.items()
+                if actor.halted_since is not None
+            ]
+            if halted:
+                body = "\n".join(halted) + "\n"
+                return self._response(503, body.encode(), "text/plain; charset=utf-8")
             return self._response(200, b"ok\n", "text/plain; charset=utf-8")
         if path == "/metrics":
             return self._response(
@@ -442,36 +464,43 @@ class Gateway:
             async for frame in ws:
                 if conn.closed:
                     break
-                self.metrics.counters["frames"] += 1
-                if not conn.allow():
-                    now = time.monotonic()
-                    if now - conn.last_rate_error > 1.0:  # one error a second, not per frame
-                        conn.last_rate_error = now
-                        self._send_error(conn, ErrorCode.RATE_LIMITED, "too many frames", None)
-                    continue
-                try:
-                    message = decode_client(frame)
-                except ProtocolError as exc:
-                    self._send_error(conn, exc.code, exc.message, None)
-                    continue
-                try:
-                    self._route(conn, message)
-                except ProtocolError as exc:
-                    self._send_error(conn, exc.code, exc.message, getattr(message, "id", None))
+                self._frame(conn, frame)
         except ConnectionClosed:
             pass
         finally:
-            conn.closed = True
-            self.connections.pop(conn.cid, None)
-            for table in conn.tables:
-                actor = self.tables.get(table)
-                if actor is not None:
-                    actor.post("gone", conn, None)
-            for tid in conn.tournaments:
-                live = self.tournaments.get(tid)
-                if live is not None:
-                    live.host.gone(conn)
+            self._gone(conn)
             writer.cancel()
+
+    def _frame(self, conn: Connection, frame: bytes | str) -> None:
+        """One frame: rate limit, decode, route; bad input gets an error with a stable code."""
+        self.metrics.counters["frames"] += 1
+        if not conn.allow():
+            now = time.monotonic()
+            if now - conn.last_rate_error > 1.0:  # one error a second, not per frame
+                conn.last_rate_error = now
+                self._send_error(conn, ErrorCode.RATE_LIMITED, "too many frames", None)
+            return
+        try:
+            message = decode_client(frame)
+        except ProtocolError as exc:
+            self._send_error(conn, exc.code, exc.message, None)
+            return
+        try:
+            self._route(conn, message)
+        except ProtocolError as exc:
+            self._send_error(conn, exc.code, exc.message, getattr(message, "id", None))
+
+    def _gone(self, conn: Connection) -> None:
+        conn.closed = True
+        self.connections.pop(conn.cid, None)
+        for table in conn.tables:
+            actor = self.tables.get(table)
+            if actor is not None:
+                actor.post(tc.Gone(conn=actor.conn(conn)), conn)
+        for tid in conn.tournaments:
+            live = self.tournaments.get(tid)
+            if live is not None:
+                live.host.gone(conn)
 
     def _send_error(self, conn: Connection, code: str, message: str, ref: int | None) -> None:
         self.metrics.counters[f"error:{code}"] += 1
@@ -492,62 +521,58 @@ class Gateway:
             return
         if not conn.hello:
             raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
-        if isinstance(message, m.CreateTable):
-            self._create(conn, message)
-            return
-        if isinstance(message, m.Register):
-            live = self._tournament(message.tournament)
-            if not conn.nickname:
-                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
-            conn.tournaments.add(message.tournament)
-            live.host.register(conn, conn.nickname, message.id)
-            return
-        if isinstance(message, m.FollowTournament):
-            live = self._tournament(message.tournament)
-            conn.tournaments.add(message.tournament)
-            live.host.follow(conn, message.token)
-            return
-        if isinstance(message, m.Direct):
-            self._tournament(message.tournament).host.console(conn, message)
-            return
-        if isinstance(message, m.Abandon):
-            self._tournament(message.tournament).host.abandon(message.token)
-            return
-        if isinstance(message, m.CallDirector):
-            tid = self._table(message.table).config.extra.get("tournament")
-            if not isinstance(tid, str) or tid not in self.tournaments:
-                raise ProtocolError(ErrorCode.NOT_SEATED, "no director at a friends table")
-            self.tournaments[tid].host.call_director(
-                conn, message.table, message.hand, message.text
-            )
-            return
-        if isinstance(message, m.JoinTable):
-            actor = self._table(message.table)
-            public = "tournament" in actor.config.extra  # tournament tables: anyone may watch
-            if message.table not in conn.invites and not public:
-                raise ProtocolError(ErrorCode.BAD_TOKEN, "you need this table's invite link")
-            conn.tables.add(message.table)
-            actor.post("watch", conn, message.last_seq)
-            return
-        if isinstance(message, m.TakeSeat):
-            actor = self._table(message.table)
-            claims = self.auth.verify(message.token, "invite")
-            if claims.get("t") != message.table:
-                raise ProtocolError(ErrorCode.BAD_TOKEN, "this invite is for another table")
-            conn.invites.add(message.table)
-            conn.tables.add(message.table)
-            pid = conn.pid or secrets.token_urlsafe(9)
-            conn.pid = pid
-            nickname = conn.nickname or f"player-{pid[:4]}"
-            token = self.auth.seat(message.table, message.seat, pid, nickname)
-            actor.post("sit", conn, (message.seat, pid, nickname, token))
+        route = _ROUTES.get(type(message))
+        if route is not None:
+            route(self, conn, message)
             return
         table = getattr(message, "table", None)
         if not isinstance(table, str) or table not in conn.tables:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
-        self._table(table).submit("msg", conn, message)
+        actor = self._table(table)
+        actor.submit(tc.from_message(actor.conn(conn), message), conn)
         if isinstance(message, m.LeaveTable):
             conn.tables.discard(table)
+
+    def _register(self, conn: Connection, message: m.Register) -> None:
+        live = self._tournament(message.tournament)
+        if not conn.nickname:
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
+        conn.tournaments.add(message.tournament)
+        live.host.register(conn, conn.nickname, message.id)
+
+    def _follow(self, conn: Connection, message: m.FollowTournament) -> None:
+        live = self._tournament(message.tournament)
+        conn.tournaments.add(message.tournament)
+        live.host.follow(conn, message.token)
+
+    def _call_director(self, conn: Connection, message: m.CallDirector) -> None:
+        tid = self._table(message.table).config.extra.get("tournament")
+        if not isinstance(tid, str) or tid not in self.tournaments:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "no director at a friends table")
+        self.tournaments[tid].host.call_director(conn, message.table, message.hand, message.text)
+
+    def _join(self, conn: Connection, message: m.JoinTable) -> None:
+        actor = self._table(message.table)
+        public = "tournament" in actor.config.extra  # tournament tables: anyone may watch
+        if message.table not in conn.invites and not public:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "you need this table's invite link")
+        conn.tables.add(message.table)
+        actor.post(tc.Watch(conn=actor.conn(conn), last_seq=message.last_seq), conn)
+
+    def _sit(self, conn: Connection, message: m.TakeSeat) -> None:
+        actor = self._table(message.table)
+        claims = self.auth.verify(message.token, "invite")
+        if claims.get("t") != message.table:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "this invite is for another table")
+        conn.invites.add(message.table)
+        conn.tables.add(message.table)
+        pid = conn.pid or secrets.token_urlsafe(9)
+        conn.pid = pid
+        nickname = conn.nickname or f"player-{pid[:4]}"
+        # no token yet: the table grants the seat (and the token is issued) only once the
+        # seat is saved; a refused sit changes no credential
+        sit = tc.Sit(conn=actor.conn(conn), seat=message.seat, name=nickname, ref=message.id)
+        actor.post(sit, conn)
 
     def _create(self, conn: Connection, message: m.CreateTable) -> None:
         if len(self.tables) >= self.max_tables:
@@ -616,14 +641,54 @@ class Gateway:
             table, seat = rejoin
             actor = self._table(table)
             assert conn.pid is not None and conn.nickname is not None
-            # the seat token rotates: the one just used is spent (replay protection); the
-            # client then sends join(table, last_seq) to get what it missed
-            token = self.auth.seat(table, seat, conn.pid, conn.nickname, used=conn.used_nonce)
+            # the seat token rotates once the table confirms the seat is still his (grant):
+            # the one just used is then spent (replay protection); the client then sends
+            # join(table, last_seq) to get what it missed
             conn.tables.add(table)
-            actor.post("rejoin", conn, (seat, token))
+            actor.post(tc.Rejoin(conn=actor.conn(conn), seat=seat), conn)
+
+    def grant_seat(self, client: Client, grant: GrantSeat) -> None:
+        """The table saved the seat: issue (rotate) the seat token and send ``seated``. The
+        nonce book saves the new nonce before it counts, so a failure here leaves the token
+        the player holds valid."""
+        conn = self.connections.get(client.cid)
+        used = conn.used_nonce if conn is not None else None
+        try:
+            token = self.auth.seat(grant.table, grant.seat, grant.player, grant.name, used=used)
+        except Exception:
+            log.exception("table %s: the seat token could not be saved", grant.table)
+            client.deliver(
+                encode(
+                    m.Error(
+                        code=ErrorCode.TABLE_HALTED,
+                        message="your seat is kept but a new token could not be saved: retry",
+                        ref=grant.ref,
+                        table=grant.table,
+                    )
+                )
+            )
+            return
+        if conn is not None:
+            conn.used_nonce = None
+        client.deliver(
+            encode(m.Seated(table=grant.table, seat=grant.seat, token=token, ref=grant.ref))
+        )
 
     def invite_link(self, table: str, base: str) -> str:
         return f"{base.rstrip('/')}/?table={table}&invite={self.auth.invite(table)}"
 
     def describe(self) -> dict[str, Any]:
         return {"tables": sorted(self.tables)}
+
+
+_ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
+    m.CreateTable: Gateway._create,
+    m.Register: Gateway._register,
+    m.FollowTournament: Gateway._follow,
+    m.Direct: lambda g, conn, msg: g._tournament(msg.tournament).host.console(conn, msg),
+    m.Abandon: lambda g, conn, msg: g._tournament(msg.tournament).host.abandon(msg.token),
+    m.CallDirector: Gateway._call_director,
+    m.JoinTable: Gateway._join,
+    m.TakeSeat: Gateway._sit,
+}
+"""The messages the gateway answers itself (the rest go to their table)."""

@@ -51,8 +51,8 @@ class NonceBook:
 
     def _put(self, table: str, pid: str, current: str, previous: str) -> None:
         key = f"nonce:{table}:{pid}"
+        self._save(key, f"{current}|{previous}")  # saved first: a failed save changes nothing
         self._cache[key] = (current, previous)
-        self._save(key, f"{current}|{previous}")
 
     def accept(self, table: str, pid: str, nonce: str) -> bool:
         """True if ``nonce`` may be used now (consumes the grace of the previous one)."""

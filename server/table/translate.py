@@ -71,58 +71,72 @@ class HandLog:
         out: list[TableEvent] = []
         notices: list[Notice] = []
         for e in events:
-            if isinstance(e, ev.Posted):
-                seat, kind = int(e.player), _POSTS[e.kind.value]
-                self.stacks[seat] -= e.amount
-                out.append(self._action(seat, kind, e.amount, e.amount, e.allin, e.rule, ""))
-                self._log(seat, kind, e.amount, e.amount, e.allin)
-            elif isinstance(e, ev.DeadHand):
-                note = "absent at the deal: dead hand"
-                out.append(self._action(int(e.player), "dead_hand", 0, 0, False, e.rule, note))
-            elif isinstance(e, ev.HoleDealt):
-                cards = [card_name(c) for c in e.cards]
-                out.append(("hole", {"hand": self.hand_no, "seat": int(e.player), "cards": cards}))
-            elif isinstance(e, ev.Acted):
-                seat = int(e.player)
-                self.stacks[seat] -= e.added
-                out.append(self._action(seat, e.action, e.to, e.added, e.allin, e.rule, e.note))
-                self._log(seat, e.action, e.to, e.added, e.allin)
-            elif isinstance(e, ev.Pending):
-                seat = int(e.player)
-                self.stacks[seat] -= e.added
-                to = committed(e.player)
-                out.append(self._action(seat, "pending", to, e.added, False, e.rule, e.note))
-            elif isinstance(e, ev.OutOfTurn):
+            if isinstance(e, ev.OutOfTurn):
                 # pre-actions are private (ONLINE_RULES): only the player hears of them
                 notices.append((int(e.player), f"oot_{e.status}", e.note, e.rule))
-            elif isinstance(e, ev.Returned):
-                seat = int(e.player)
-                self.stacks[seat] += e.amount
-                note = "uncalled chips returned"
-                out.append(self._action(seat, "returned", 0, e.amount, False, "", note))
-            elif isinstance(e, ev.BoardDealt):
-                self.street = e.street
-                cards = [card_name(c) for c in e.cards]
-                out.append(("board", {"hand": self.hand_no, "street": e.street, "cards": cards}))
-            elif isinstance(e, ev.Shown):
-                cards = [card_name(c) for c in e.cards]
-                data = {"hand": self.hand_no, "seat": int(e.player), "cards": cards, "rank": e.hand}
-                out.append(("shown", data))
-            elif isinstance(e, ev.Mucked):
-                out.append(self._action(int(e.player), "muck", 0, 0, False, "", ""))
-            elif isinstance(e, ev.PotAwarded):
-                for player, share in e.shares:
-                    self.stacks[int(player)] += share
-                data = {
-                    "hand": self.hand_no,
-                    "index": e.index,
-                    "amount": e.amount,
-                    "winners": [int(w) for w in e.winners],
-                    "shares": [s for _, s in e.shares],
-                }
-                out.append(("pot", data))
-            # FaceUp: each hand also comes as a Shown event
+                continue
+            rule = _TRANSLATE.get(type(e))
+            if rule is not None:  # FaceUp: each hand also comes as a Shown event
+                out.append(rule(self, e, committed))
         return out, notices
+
+    def _posted(self, e: ev.Posted, committed: Callable[[str], int]) -> TableEvent:
+        seat, kind = int(e.player), _POSTS[e.kind.value]
+        self.stacks[seat] -= e.amount
+        self._log(seat, kind, e.amount, e.amount, e.allin)
+        return self._action(seat, kind, e.amount, e.amount, e.allin, e.rule, "")
+
+    def _dead(self, e: ev.DeadHand, committed: Callable[[str], int]) -> TableEvent:
+        note = "absent at the deal: dead hand"
+        return self._action(int(e.player), "dead_hand", 0, 0, False, e.rule, note)
+
+    def _hole(self, e: ev.HoleDealt, committed: Callable[[str], int]) -> TableEvent:
+        cards = [card_name(c) for c in e.cards]
+        return ("hole", {"hand": self.hand_no, "seat": int(e.player), "cards": cards})
+
+    def _acted(self, e: ev.Acted, committed: Callable[[str], int]) -> TableEvent:
+        seat = int(e.player)
+        self.stacks[seat] -= e.added
+        self._log(seat, e.action, e.to, e.added, e.allin)
+        return self._action(seat, e.action, e.to, e.added, e.allin, e.rule, e.note)
+
+    def _pending(self, e: ev.Pending, committed: Callable[[str], int]) -> TableEvent:
+        seat = int(e.player)
+        self.stacks[seat] -= e.added
+        to = committed(e.player)
+        return self._action(seat, "pending", to, e.added, False, e.rule, e.note)
+
+    def _returned(self, e: ev.Returned, committed: Callable[[str], int]) -> TableEvent:
+        seat = int(e.player)
+        self.stacks[seat] += e.amount
+        return self._action(seat, "returned", 0, e.amount, False, "", "uncalled chips returned")
+
+    def _board(self, e: ev.BoardDealt, committed: Callable[[str], int]) -> TableEvent:
+        self.street = e.street
+        cards = [card_name(c) for c in e.cards]
+        return ("board", {"hand": self.hand_no, "street": e.street, "cards": cards})
+
+    def _shown(self, e: ev.Shown, committed: Callable[[str], int]) -> TableEvent:
+        cards = [card_name(c) for c in e.cards]
+        return (
+            "shown",
+            {"hand": self.hand_no, "seat": int(e.player), "cards": cards, "rank": e.hand},
+        )
+
+    def _mucked(self, e: ev.Mucked, committed: Callable[[str], int]) -> TableEvent:
+        return self._action(int(e.player), "muck", 0, 0, False, "", "")
+
+    def _pot(self, e: ev.PotAwarded, committed: Callable[[str], int]) -> TableEvent:
+        for player, share in e.shares:
+            self.stacks[int(player)] += share
+        data = {
+            "hand": self.hand_no,
+            "index": e.index,
+            "amount": e.amount,
+            "winners": [int(w) for w in e.winners],
+            "shares": [s for _, s in e.shares],
+        }
+        return ("pot", data)
 
     def record(
         self, hand_events: list[ev.Event], board: list[str], final: Mapping[int, int]
@@ -166,3 +180,18 @@ class HandLog:
             "pots": pots,
             "final_stacks": {str(s): v for s, v in final.items()},
         }
+
+
+_TRANSLATE: dict[type[Any], Callable[[HandLog, Any, Callable[[str], int]], TableEvent]] = {
+    ev.Posted: HandLog._posted,
+    ev.DeadHand: HandLog._dead,
+    ev.HoleDealt: HandLog._hole,
+    ev.Acted: HandLog._acted,
+    ev.Pending: HandLog._pending,
+    ev.Returned: HandLog._returned,
+    ev.BoardDealt: HandLog._board,
+    ev.Shown: HandLog._shown,
+    ev.Mucked: HandLog._mucked,
+    ev.PotAwarded: HandLog._pot,
+}
+"""The table event of each engine event (OutOfTurn: a private notice; FaceUp: none)."""

@@ -14,28 +14,30 @@ from server.engine import events as ev
 from server.table.phases import TablePhase
 
 if TYPE_CHECKING:
-    from server.table.actor import TableActor
+    from server.table.core import TableCore
 
 __all__ = ["render", "table_view"]
 
 
-def render(table: str, seat: int | None, seq: int, kind: str, data: dict[str, Any]) -> m.Message:
-    """The table event ``seq`` as the holder of ``seat`` (None: a spectator) receives it."""
+def render(table: str, owner: bool, seq: int, data: dict[str, Any], kind: str) -> m.Message:
+    """The table event ``seq`` as a recipient receives it: a hole card event shows its cards
+    to their ``owner`` (a player identity, stripped from what is sent) and to nobody else."""
     cls = m.SERVER_MESSAGES[kind]
-    if kind == "hole" and data["seat"] != seat:
-        data = {**data, "cards": []}  # dealt face down: only the owner sees them
     fields: dict[str, Any] = {"table": table, "seq": seq}
     for key, value in data.items():
-        fields[key] = tuple(value) if isinstance(value, list) else value
+        if key != "owner":
+            fields[key] = tuple(value) if isinstance(value, list) else value
+    if kind == "hole" and not owner:
+        fields["cards"] = ()  # dealt face down: only the owner sees them
     return cls(**fields)
 
 
-def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
-    """The table as ``seat`` may see it (spectators: as of the last completed hand)."""
+def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may see it (spectators: as of the last completed hand, time
+    banks included)."""
 
-    live = seat is not None or not actor._in_hand()
-    playing = actor.phase in (TablePhase.BETTING, TablePhase.SHOWDOWN)
-    hand = actor.hand if live and playing else None
+    live = seat is not None or not actor.in_hand()
+    hand = actor.hand if live and actor.playing() else None
     state: dict[str, Any] = {
         "name": actor.config.name,
         "profile": actor.profile.id,
@@ -43,7 +45,7 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
         "ante_format": actor.blinds.ante_format.value,
         "max_seats": actor.config.max_seats,
         "denominations": list(actor.config.denominations),
-        "phase": actor.phase.value if live else "between",
+        "phase": _phase(actor.phase) if live else "between",
         "hand": actor.hand_no if live else max(0, actor.hand_no - 1),
         "you": seat,
         "seats": [
@@ -55,7 +57,7 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
                 else hand.stack[hand.index[str(s.seat)]],
                 "connected": s.connected,
                 "sitting_out": s.sitting_out,
-                "time_bank_ms": int(s.time_bank * 1000),
+                "time_bank_ms": int((s.time_bank if live else s.bank_at_start) * 1000),
             }
             for s in sorted(actor.seats.values(), key=lambda s: s.seat)
         ],
@@ -85,9 +87,7 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
         state["shown"] = shown
         state["pot_total"] = hand.pot_total()
         if actor.timers.action is not None:
-            state["clock_remaining_ms"] = int(
-                max(0.0, actor.timers.action - actor.clock.now()) * 1000
-            )
+            state["clock_remaining_ms"] = int(max(0.0, actor.timers.action - actor.now) * 1000)
         menu = hand.menu()
         if menu is not None:
             state["to_act"] = int(menu.player)
@@ -102,3 +102,13 @@ def table_view(actor: TableActor, seat: int | None) -> dict[str, Any]:
                     "pending": menu.pending,
                 }
     return state
+
+
+def _phase(phase: TablePhase) -> str:
+    """The phase as clients know it: held for hand-for-hand is still betting to them, and
+    awaiting the director is waiting."""
+    if phase is TablePhase.HELD:
+        return TablePhase.BETTING.value
+    if phase is TablePhase.AWAITING_DIRECTOR:
+        return TablePhase.WAITING.value
+    return phase.value

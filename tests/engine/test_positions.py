@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from server.table.positions import (
+from server.engine.positions import (
     Positions,
     first_positions,
     next_positions,

@@ -8,6 +8,7 @@ from typing import Any
 from protocol import decode_server
 from protocol import messages as m
 from server.dealing import Signer
+from server.table import commands as tc
 from server.table.actor import TableActor
 from server.table.clock import FakeClock
 from server.table.config import TableConfig
@@ -57,7 +58,16 @@ async def seat_players(actor: TableActor, n: int) -> list[RecordingClient]:
     clients = []
     for k in range(1, n + 1):
         client = RecordingClient(pid=f"p{k}")
-        actor.post("sit", client, (k, f"p{k}", f"Player{k}", ""))
+        actor.post(tc.Sit(conn=tc.Conn(client.cid, f"p{k}"), seat=k, name=f"Player{k}"), client)
         clients.append(client)
     await settle()
     return clients
+
+
+def send(actor: TableActor, client: RecordingClient, message: m.Message) -> None:
+    """A client's message, as the gateway hands it to the table."""
+    actor.post(tc.from_message(actor.conn(client), message), client)
+
+
+def watch(actor: TableActor, client: RecordingClient, last_seq: int | None = None) -> None:
+    actor.post(tc.Watch(conn=actor.conn(client), last_seq=last_seq), client)

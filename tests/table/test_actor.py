@@ -9,13 +9,14 @@ import pytest
 from protocol import messages as m
 from server.dealing import Signer
 from server.store import Store
-from server.table import actor as actor_module
+from server.table import commands as tc
+from server.table import outbox as outbox_module
 from server.table.actor import TableActor, TablePhase
 from server.table.clock import FakeClock
 from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
 
-from .helpers import RecordingClient, make_table, seat_players, settle
+from .helpers import RecordingClient, make_table, seat_players, send, settle, watch
 
 
 def to_act(actor: TableActor) -> int:
@@ -29,7 +30,7 @@ async def play_out(actor: TableActor, clients: list[RecordingClient], verb: str)
     """Every player to act answers ``verb`` until the betting is over."""
     while actor.phase is TablePhase.BETTING:
         seat = to_act(actor)
-        actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb=verb))
+        send(actor, clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb=verb))
         await settle()
 
 
@@ -48,7 +49,7 @@ async def test_players_see_only_their_own_hole_cards_and_spectators_none() -> No
     task = actor.start()
     clients = await seat_players(actor, 3)
     spectator = RecordingClient()
-    actor.post("watch", spectator, None)
+    watch(actor, spectator, None)
     await start_hand(actor, clock)
     for k, client in enumerate(clients, start=1):
         holes = client.of(m.HoleCards)
@@ -102,11 +103,11 @@ async def test_clock_call_counts_down_per_profile(profile: str, total: int, coun
     await start_hand(actor, clock)
     thinker = to_act(actor)
     caller = clients[(thinker % 3)]
-    actor.post("msg", caller, m.CallClock(table="t1", hand=actor.hand_no))
+    send(actor, caller, m.CallClock(table="t1", hand=actor.hand_no))
     await settle()
     assert caller.of(m.Error)[-1].code == "too_early"  # cdc 3.5: never under a minute
     await clock.advance(60)
-    actor.post("msg", caller, m.CallClock(table="t1", hand=actor.hand_no))
+    send(actor, caller, m.CallClock(table="t1", hand=actor.hand_no))
     await settle()
     called = [c for c in caller.of(m.ClockEvent) if c.kind == "time"]
     assert called and called[-1].remaining_ms == total * 1000
@@ -127,13 +128,13 @@ async def test_second_login_takes_over_the_seat() -> None:
     actor, _clock = make_table()
     task = actor.start()
     first = RecordingClient(pid="p1")
-    actor.post("sit", first, (1, "p1", "Ana", ""))
+    actor.post(tc.Sit(conn=tc.Conn(first.cid, "p1"), seat=1, name="Ana"), first)
     await settle()
     second = RecordingClient(pid="p1")
-    actor.post("watch", second, None)
+    watch(actor, second, None)
     await settle()
     assert first.kicked is not None and first.kicked[0] == "replaced"
-    assert actor.seats[1].client is second
+    assert actor.seats[1].cid == second.cid
     await actor.stop()
     await task
 
@@ -145,10 +146,10 @@ async def test_chat_from_outside_the_hand_is_held_and_show_refused() -> None:
     clients = await seat_players(actor, 3)
     await start_hand(actor, clock)
     seat = to_act(actor)
-    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+    send(actor, clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
     await settle()
-    actor.post("msg", clients[seat - 1], m.Chat(table="t1", text="nice hand"))
-    actor.post("msg", clients[seat - 1], m.Show(table="t1", hand=actor.hand_no))
+    send(actor, clients[seat - 1], m.Chat(table="t1", text="nice hand"))
+    send(actor, clients[seat - 1], m.Show(table="t1", hand=actor.hand_no))
     await settle()
     others = [c for k, c in enumerate(clients, start=1) if k != seat]
     assert not any(c.of(m.ChatEvent) for c in others)  # held (cdc 11.3)
@@ -169,9 +170,9 @@ async def test_acting_for_another_seat_or_out_of_range_is_refused() -> None:
     other = clients[seat % 3]
     before = actor.hand.stacks() if actor.hand else None
     # the other player's command acts for their own seat only: out of turn, recorded
-    actor.post("msg", other, m.Act(table="t1", hand=actor.hand_no, verb="raise", amount=10**12))
-    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=99, verb="call"))
-    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, chips=(7,)))
+    send(actor, other, m.Act(table="t1", hand=actor.hand_no, verb="raise", amount=10**12))
+    send(actor, clients[seat - 1], m.Act(table="t1", hand=99, verb="call"))
+    send(actor, clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, chips=(7,)))
     await settle()
     assert clients[seat - 1].of(m.Error)[-2].code == "stale_hand"
     assert clients[seat - 1].of(m.Error)[-1].code == "rule.bad_chips"
@@ -188,7 +189,9 @@ async def test_disconnected_player_is_checked_or_folded_without_burning_the_bank
     clients = await seat_players(actor, 3)
     await start_hand(actor, clock)
     seat = to_act(actor)
-    actor.post("gone", clients[seat - 1], None)  # disconnection does not fold by itself
+    actor.post(
+        tc.Gone(conn=actor.conn(clients[seat - 1])), clients[seat - 1]
+    )  # disconnection does not fold by itself
     await settle()
     assert to_act(actor) == seat
     await clock.advance(10)
@@ -208,13 +211,13 @@ async def test_heads_up_players_may_talk_during_the_hand() -> None:
     clients = await seat_players(actor, 3)
     await start_hand(actor, clock)
     seat = to_act(actor)
-    actor.post("msg", clients[seat - 1], m.Chat(table="t1", text="before"))
+    send(actor, clients[seat - 1], m.Chat(table="t1", text="before"))
     await settle()
     assert not any(c.of(m.ChatEvent) for c in clients)  # three-way pot: held
-    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
+    send(actor, clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb="fold"))
     await settle()
     talker = to_act(actor)
-    actor.post("msg", clients[talker - 1], m.Chat(table="t1", text="I think you're bluffing"))
+    send(actor, clients[talker - 1], m.Chat(table="t1", text="I think you're bluffing"))
     await settle()
     heard = clients[seat % 3].of(m.ChatEvent)
     assert [c.text for c in heard] == ["I think you're bluffing"]
@@ -252,7 +255,7 @@ async def test_absent_at_the_deal_is_a_dead_hand_with_blinds_posted() -> None:
     actor, clock = make_table()
     task = actor.start()
     clients = await seat_players(actor, 3)
-    actor.post("msg", clients[2], m.SitOut(table="t1"))
+    send(actor, clients[2], m.SitOut(table="t1"))
     await settle()
     await start_hand(actor, clock)
     dead = [a for a in clients[0].of(m.ActionEvent) if a.action == "dead_hand"]
@@ -260,8 +263,8 @@ async def test_absent_at_the_deal_is_a_dead_hand_with_blinds_posted() -> None:
     assert not [h for h in clients[2].of(m.HoleCards) if h.seat == 3 and h.cards]
     assert actor.hand is not None and actor.hand.folded[actor.hand.index["3"]]
     posts = {a.seat for a in clients[0].of(m.ActionEvent) if a.action.startswith("post_")}
-    assert actor.positions is not None
-    if 3 in (actor.positions.sb_slot, actor.positions.big_blind):
+    assert actor.core.positions is not None
+    if 3 in (actor.core.positions.sb_slot, actor.core.positions.big_blind):
         assert 3 in posts  # the absent player's blind is still posted
     await actor.stop()
     await task
@@ -275,19 +278,19 @@ async def test_the_player_on_the_dealers_right_cuts() -> None:
     clients = await seat_players(actor, 4)
     await clock.advance(actor.config.next_hand_seconds)
     await settle()
-    assert actor.positions is not None
-    button = actor.positions.button
+    assert actor.core.positions is not None
+    button = actor.core.positions.button
     right = max((s for s in (1, 2, 3, 4) if s < button), default=4)
     prompt = clients[0].of(m.CutPrompt)[-1]
     assert prompt.seat == right
     wrong = clients[(right % 4)]  # somebody else
-    actor.post("msg", wrong, m.Cut(table="t1", hand=actor.hand_no, position=7))
+    send(actor, wrong, m.Cut(table="t1", hand=actor.hand_no, position=7))
     await settle()
     assert wrong.of(m.Error)[-1].code == "not_your_turn"
-    actor.post("msg", clients[right - 1], m.Cut(table="t1", hand=actor.hand_no, position=7))
+    send(actor, clients[right - 1], m.Cut(table="t1", hand=actor.hand_no, position=7))
     await settle()
-    assert actor.phase is TablePhase.BETTING and actor.dealt is not None
-    assert actor.dealt.deck.cut == 7  # type: ignore[attr-defined]
+    assert actor.phase is TablePhase.BETTING and actor.core.dealt is not None
+    assert actor.core.dealt.deck.cut == 7  # type: ignore[attr-defined]
     await actor.stop()
     await task
 
@@ -301,7 +304,7 @@ async def test_leaving_mid_hand_folds_at_its_turn_and_frees_the_seat_after() -> 
     seat = to_act(actor)
     leaver = clients[(seat % 3)]  # not the one to act
     leaver_seat = (seat % 3) + 1
-    actor.post("msg", leaver, m.LeaveTable(table="t1"))
+    send(actor, leaver, m.LeaveTable(table="t1"))
     await settle()
     assert actor.seats[leaver_seat].leaving
     await play_out(actor, clients, "call")
@@ -325,7 +328,7 @@ async def test_uncontested_winner_may_show_after_the_hand() -> None:
     hand = actor.hand
     assert hand is not None
     winner = int(next(p for i, p in enumerate(hand.names) if not hand.folded[i]))
-    actor.post("msg", clients[winner - 1], m.Show(table="t1", hand=actor.hand_no))
+    send(actor, clients[winner - 1], m.Show(table="t1", hand=actor.hand_no))
     await settle()
     for client in clients:
         shown = client.of(m.ShownEvent)
@@ -346,16 +349,24 @@ async def test_a_player_sitting_at_the_cut_is_announced_with_his_own_stack() -> 
     await start_hand(actor, clock)
     await play_out(actor, clients, "fold")
     loser = next(s for s in (1, 2, 3) if actor.seats[s].stack != actor.config.starting_stack)
-    actor.post("msg", clients[loser - 1], m.LeaveTable(table="t1"))
+    send(actor, clients[loser - 1], m.LeaveTable(table="t1"))
     await settle()
     await clock.advance(actor.config.next_hand_seconds)
     await settle()
     assert actor.phase is TablePhase.CUT
     newcomer = RecordingClient(pid="new")
-    actor.post("sit", newcomer, (loser, "new", "Newcomer", ""))
+    actor.post(tc.Sit(conn=tc.Conn(newcomer.cid, "new"), seat=loser, name="Newcomer"), newcomer)
     await settle()
-    seated = [e for e in newcomer.of(m.SeatEvent) if e.seat == loser and e.status == "seated"]
+    # the others are told with the seated event; the newcomer's own seat comes in his
+    # snapshot, whose seq is that of his seated event (never applied twice)
+    others = [c for c in clients if c.pid != clients[loser - 1].pid]
+    seated = [e for e in others[0].of(m.SeatEvent) if e.seat == loser and e.status == "seated"]
     assert seated and seated[-1].stack == actor.config.starting_stack
+    snap = newcomer.of(m.Snapshot)[-1]
+    mine = [s for s in snap.state["seats"] if s["seat"] == loser]
+    assert mine and mine[0]["stack"] == actor.config.starting_stack
+    assert snap.seq == seated[-1].seq
+    assert not [e for e in newcomer.of(m.SeatEvent) if e.seq <= snap.seq]
     await actor.stop()
     await task
 
@@ -367,19 +378,19 @@ async def test_a_lone_survivor_and_newcomers_start_afresh_with_consistent_blinds
     blind 2: a small blind slot after the big blind, announced but never posted. With one
     player left the game had stopped, so the table starts afresh (cdc 2.1) and whoever the
     hand start names as small and big blind posts them (caught by the 200-hand test in CI)."""
-    from server.table.positions import Positions
+    from server.engine.positions import Positions
 
     actor, clock = make_table()
     task = actor.start()
     survivor = RecordingClient(pid="p6")
-    actor.post("sit", survivor, (6, "p6", "Six", ""))
+    actor.post(tc.Sit(conn=tc.Conn(survivor.cid, "p6"), seat=6, name="Six"), survivor)
     await settle()
     actor.seats[6].new = False
-    actor.positions = Positions(button=7, sb_slot=8, big_blind=6)
-    actor.hand_no = 89
+    actor.core.positions = Positions(button=7, sb_slot=8, big_blind=6)
+    actor.core.hand_no = 89
     newcomers = [RecordingClient(pid=f"p{s}") for s in (2, 5)]
     for seat, client in zip((2, 5), newcomers, strict=True):
-        actor.post("sit", client, (seat, f"p{seat}", f"P{seat}", ""))
+        actor.post(tc.Sit(conn=tc.Conn(client.cid, f"p{seat}"), seat=seat, name=f"P{seat}"), client)
     await settle()
     await start_hand(actor, clock)
     (start,) = survivor.of(m.HandStart)
@@ -410,7 +421,10 @@ async def test_a_seat_retaken_after_a_bust_shows_its_new_stack_in_every_snapshot
             break
     assert busted, "nobody busted in 30 all-in hands"
     seat = busted[0]
-    actor.post("sit", clients[seat - 1], (seat, f"p{seat}", f"Player{seat}", ""))
+    actor.post(
+        tc.Sit(conn=tc.Conn(clients[seat - 1].cid, f"p{seat}"), seat=seat, name=f"Player{seat}"),
+        clients[seat - 1],
+    )
     await settle()
 
     other = next(s for s in (1, 2, 3) if s != seat)
@@ -421,7 +435,7 @@ async def test_a_seat_retaken_after_a_bust_shows_its_new_stack_in_every_snapshot
         seen = []
         for pid in (None, f"p{other}"):
             watcher = RecordingClient(pid=pid)
-            actor.post("watch", watcher, None)
+            watch(actor, watcher, None)
             await settle()
             seats = watcher.of(m.Snapshot)[-1].state["seats"]
             seen.append(next(int(s["stack"]) for s in seats if s["seat"] == seat))
@@ -456,13 +470,13 @@ async def test_a_client_command_is_handled_at_once_when_the_table_is_idle_else_i
     await start_hand(actor, clock)
     first = to_act(actor)
     mine = clients[first - 1]
-    actor.submit("msg", mine, m.Act(table="t1", hand=actor.hand_no, verb="call"))
+    actor.submit_message(mine, m.Act(table="t1", hand=actor.hand_no, verb="call"))
     # no settle(): handled synchronously
     assert [a.seat for a in mine.of(m.ActionEvent) if a.action == "call"] == [first]
     second = to_act(actor)
     other = clients[second - 1]
-    actor.post("msg", other, m.Chat(table="t1", text="hm"))  # queued first
-    actor.submit("msg", other, m.Act(table="t1", hand=actor.hand_no, verb="check"))
+    send(actor, other, m.Chat(table="t1", text="hm"))  # queued first
+    actor.submit_message(other, m.Act(table="t1", hand=actor.hand_no, verb="check"))
     assert not [a for a in other.of(m.ActionEvent) if a.action == "check"]  # waits its turn
     await settle()
     checks = [a for a in other.of(m.ActionEvent) if a.action == "check"]
@@ -472,12 +486,13 @@ async def test_a_client_command_is_handled_at_once_when_the_table_is_idle_else_i
 
 
 @pytest.mark.asyncio
-async def test_a_resync_older_than_the_events_in_memory_is_served_from_the_store(
+async def test_a_resync_older_than_the_events_in_memory_gets_one_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Only the last RECENT_EVENTS events stay in memory; a client coming back from further
-    behind gets the missed events from the store, contiguous, not a gap."""
-    monkeypatch.setattr(actor_module, "RECENT_EVENTS", 20)
+    behind gets one snapshot (bounded work: never thousands of events, never a store read on
+    the event loop), then the events after it, contiguous."""
+    monkeypatch.setattr(outbox_module, "RECENT_EVENTS", 20)
     store = Store(tmp_path / "events.sqlite")
     clock = FakeClock()
     actor = TableActor(
@@ -490,11 +505,16 @@ async def test_a_resync_older_than_the_events_in_memory_is_served_from_the_store
         await play_out(actor, clients, "fold")
         await clock.advance(actor.config.showdown_seconds)
         await settle()
-    assert actor.seq > 40 and actor._recent[0][0] > 2  # the start is no longer in memory
+    assert actor.seq > 40 and actor.core.out.recent[0][0] > 2  # the start is not in memory
     back = RecordingClient()
-    actor.post("watch", back, 1)
+    watch(actor, back, 1)
     await settle()
-    assert not back.of(m.Snapshot)
-    assert back.seqs() == list(range(2, actor.seq + 1))
+    snaps = back.of(m.Snapshot)
+    assert len(snaps) == 1 and snaps[0].seq == actor.core.out.spectator_limit()
+    near = RecordingClient()
+    watch(actor, near, actor.seq - 5)  # within memory: the missed events themselves
+    await settle()
+    assert not near.of(m.Snapshot)
+    assert near.seqs() == list(range(actor.seq - 4, actor.seq + 1))
     await actor.stop()
     await task

@@ -1,0 +1,321 @@
+"""What a table is told: typed, frozen commands (STYLE.md 3), one class per kind.
+
+Three sources, one inbox:
+
+- a **connection** (the gateway, after decoding and checking the session): every command
+  carries the :class:`Conn` it came from — the connection id and the player identity the
+  gateway authenticated (None for an anonymous spectator). Private events go to a player
+  identity, never to a seat number (ARCHITECTURE, trust invariants);
+- the **director** of a tournament (the host): seats, removals, stacks, deals, holds;
+- nothing else: timers are :meth:`~server.table.table.Table.tick`, not commands.
+
+:func:`from_message` turns a decoded client message into its command (pure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from protocol import messages as m
+from protocol.errors import ErrorCode, ProtocolError
+from server.engine import Blinds
+from server.engine.positions import Positions
+
+__all__ = [
+    "Attach",
+    "CallTime",
+    "Chat",
+    "CloseTable",
+    "Command",
+    "Conn",
+    "ConnCommand",
+    "CutDeck",
+    "Declare",
+    "DirectorCommand",
+    "Gone",
+    "HoldDeal",
+    "Leave",
+    "NextDeal",
+    "Penalty",
+    "Rejoin",
+    "RemovePlayer",
+    "Resync",
+    "Reveal",
+    "SeatPlayer",
+    "SetStack",
+    "ShowCards",
+    "Sit",
+    "SitIn",
+    "SitOut",
+    "TableNote",
+    "UseBank",
+    "Watch",
+    "from_message",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Conn:
+    """A connection as the table knows it: its id, and the player it speaks for."""
+
+    cid: str
+    player: str | None = None
+
+
+# ---------------------------------------------------------------- from a connection
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Watch:
+    """Watch the table; a seated player's connection also takes its seat back."""
+
+    conn: Conn
+    last_seq: int | None = None
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sit:
+    """Sit at ``seat`` (friends tables); the seat token is issued only once it is saved."""
+
+    conn: Conn
+    seat: int
+    name: str
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rejoin:
+    """A seat token presented at login: the seat must still be this player's."""
+
+    conn: Conn
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attach:
+    """A registered tournament player's connection, to the seat the director gave him."""
+
+    conn: Conn
+    last_seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Gone:
+    """The connection closed."""
+
+    conn: Conn
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave:
+    conn: Conn
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resync:
+    conn: Conn
+    last_seq: int
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chat:
+    conn: Conn
+    text: str
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitOut:
+    conn: Conn
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitIn:
+    conn: Conn
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CutDeck:
+    conn: Conn
+    hand: int
+    position: int
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Declare:
+    """An action: a declaration, chips pushed in one motion, or both (cdc 9.4)."""
+
+    conn: Conn
+    hand: int
+    verb: str | None = None
+    amount: int | None = None
+    form: str | None = None
+    chips: tuple[int, ...] | None = None
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallTime:
+    """Call the "Time" on the player to act (cdc 3.5, tda 27, fpc 9-1)."""
+
+    conn: Conn
+    hand: int
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UseBank:
+    conn: Conn
+    hand: int
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShowCards:
+    """Show (``show=True``) or muck one's hand at showdown or after an uncontested win."""
+
+    conn: Conn
+    hand: int
+    show: bool
+    ref: int | None = None
+
+
+ConnCommand = (
+    Watch
+    | Sit
+    | Rejoin
+    | Attach
+    | Gone
+    | Leave
+    | Resync
+    | Chat
+    | SitOut
+    | SitIn
+    | CutDeck
+    | Declare
+    | CallTime
+    | UseBank
+    | ShowCards
+)
+
+# ---------------------------------------------------------------- from the director
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatPlayer:
+    seat: int
+    player: str
+    name: str
+    stack: int
+    waits: bool = False
+    """Waits for the button to pass (ligue art. 3, tda 10-A)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RemovePlayer:
+    """Moved, busted elsewhere, abandoned (cdc 1.9) or disqualified."""
+
+    seat: int
+    player: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetStack:
+    """A stack change (chip race, adjustment, bounty): between hands only, so it waits for
+    the hand in play to end."""
+
+    seat: int
+    player: str
+    amount: int
+    note: str = ""
+    relative: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NextDeal:
+    """The director's go for the next hand (server.tournament.decisions.Deal)."""
+
+    hand_no: int
+    blinds: Blinds
+    positions: Positions
+    hand_for_hand: bool = False
+    level: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoldDeal:
+    """Do not deal until told (hand-for-hand barrier, a break, a pause)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reveal:
+    """Hand-for-hand: every table has finished; play the held all-in face up (cdc 2.7)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableNote:
+    """Words of the director for the table (held while a hand is played, cdc 11.3)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Penalty:
+    """Missed hands: the player's next hands are dealt dead (cdc 11.1)."""
+
+    player: str
+    hands: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CloseTable:
+    """The table is closed (broken up, tournament over, server stopping)."""
+
+
+DirectorCommand = (
+    SeatPlayer | RemovePlayer | SetStack | NextDeal | HoldDeal | Reveal | TableNote | Penalty
+)
+Command = ConnCommand | DirectorCommand | CloseTable
+
+
+def from_message(conn: Conn, message: m.Message) -> ConnCommand:
+    """The table command for a decoded client message (raises ``unknown_type`` for a message
+    that is not for a table)."""
+    build = _FROM_MESSAGE.get(type(message))
+    if build is None:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{message.TYPE} is not a table command")
+    return build(conn, message, getattr(message, "id", None))
+
+
+_FROM_MESSAGE: dict[type[m.Message], Callable[[Conn, Any, int | None], ConnCommand]] = {
+    m.Act: lambda conn, msg, ref: Declare(
+        conn=conn,
+        hand=msg.hand,
+        verb=msg.verb,
+        amount=msg.amount,
+        form=msg.form,
+        chips=msg.chips,
+        ref=ref,
+    ),
+    m.Cut: lambda conn, msg, ref: CutDeck(conn=conn, hand=msg.hand, position=msg.position, ref=ref),
+    m.CallClock: lambda conn, msg, ref: CallTime(conn=conn, hand=msg.hand, ref=ref),
+    m.UseTimeBank: lambda conn, msg, ref: UseBank(conn=conn, hand=msg.hand, ref=ref),
+    m.Show: lambda conn, msg, ref: ShowCards(conn=conn, hand=msg.hand, show=True, ref=ref),
+    m.Muck: lambda conn, msg, ref: ShowCards(conn=conn, hand=msg.hand, show=False, ref=ref),
+    m.Chat: lambda conn, msg, ref: Chat(conn=conn, text=msg.text, ref=ref),
+    m.SitOut: lambda conn, msg, ref: SitOut(conn=conn, ref=ref),
+    m.SitIn: lambda conn, msg, ref: SitIn(conn=conn, ref=ref),
+    m.Resync: lambda conn, msg, ref: Resync(conn=conn, last_seq=msg.last_seq, ref=ref),
+    m.LeaveTable: lambda conn, msg, ref: Leave(conn=conn, ref=ref),
+}

@@ -1,0 +1,225 @@
+"""Dealing policies: what differs between a friends table and a director-driven table.
+
+A friends table deals by itself once enough players are present, draws the first button and
+moves it by the dead-button rule; a player leaves with his chips. A director-driven
+(tournament) table deals only when its director says so, with the director's positions and
+blinds, deals absent players in (cdc 1.8: blinded), and reports every hand's end. The table
+itself never asks which kind it is: it asks its policy (a third one, cash games, comes next).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from server.engine import Hand
+from server.engine import events as ev
+from server.engine.positions import Positions, first_positions, next_positions, waits_as_newcomer
+from server.table.effects import DirectorAllIn, DirectorReady, ReportHand
+from server.table.phases import TablePhase, Trigger
+from server.table.report import Bust, HandEnded
+
+if TYPE_CHECKING:
+    from server.table.play import Play
+
+__all__ = ["DealingPolicy", "DirectedPolicy", "FriendsPolicy"]
+
+
+class DealingPolicy(Protocol):
+    directed: bool
+
+    def schedule(self, t: Play, now: float) -> None:
+        """The table may deal: arm the next hand's timer if the policy deals now."""
+
+    def start(self, t: Play, now: float) -> None:
+        """The next hand's timer fired: open a hand, or wait."""
+
+    def called_off(self, t: Play, dealt_in: list[int]) -> bool:
+        """At the cut: too few players left to deal the hand (cdc 2.2)."""
+
+    def leaves_seat(self) -> bool:
+        """Leaving the table frees the seat (friends) or only stops watching (tournament:
+        the seat is the director's; an abandon is announced to him, cdc 1.9)."""
+
+    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+        """What the hand's end tells the director."""
+
+    def after_hand(self, t: Play, now: float, report: HandEnded) -> None: ...
+
+    def all_in(self, t: Play) -> None: ...
+
+
+class FriendsPolicy:
+    directed = False
+
+    def schedule(self, t: Play, now: float) -> None:
+        if t.phase is not TablePhase.WAITING or t.timers.next_hand is not None:
+            return
+        present = [s for s in t.seats.values() if s.present]
+        if len(present) >= t.config.min_players:
+            t.timers.next_hand = now + t.config.next_hand_seconds
+
+    def start(self, t: Play, now: float) -> None:
+        players = sorted(s.seat for s in t.seats.values() if s.stack > 0)
+        present = [s for s in players if t.seats[s].present]
+        if len(present) < t.config.min_players or len(players) < 2:
+            if t.phase is TablePhase.BETWEEN:
+                t.goto(Trigger.NOT_ENOUGH)
+            return
+        positions, dealt_in = self._positions(t, players, present)
+        t.open_hand(now, positions, dealt_in, t.hand_no + 1)
+
+    def _positions(
+        self, t: Play, players: list[int], present: list[int]
+    ) -> tuple[Positions, list[int]]:
+        max_seats = t.config.max_seats
+        replaying = t.replay_positions is not None
+        if t.replay_positions is not None:
+            positions = t.replay_positions  # cdc 5.4: the cancelled hand is replayed
+            t.replay_positions = None
+        elif t.positions is None:
+            positions = first_positions(present[t.randbelow(len(present))], players, max_seats)
+        else:
+            positions = next_positions(t.positions, players, max_seats)
+        dealt_in = [
+            s
+            for s in players
+            if not (
+                t.seats[s].new
+                and t.positions is not None
+                and waits_as_newcomer(s, positions, max_seats)
+            )
+        ]
+        veterans = [s for s in players if not t.seats[s].new]
+        if len(veterans) <= 1 and not (replaying and len(dealt_in) >= 2):
+            # at most one player left who played here: the game had stopped. If newcomers
+            # waited for the button it would never pass and the table would stall, and the
+            # last positions mean nothing to the newcomers (the small blind slot could even
+            # fall after the big blind); start afresh as at a new table, with a button drawn
+            # among the players present (cdc 2.1)
+            button = present[t.randbelow(len(present))]
+            return first_positions(button, players, max_seats), players
+        if len(dealt_in) == 2 and len(players) > 2 and t.positions is not None:
+            # heads-up while a newcomer waits: the heads-up rule applies to the two dealt in
+            # (cdc 4.4): the big blind advances, the other player is button and small blind
+            positions = next_positions(t.positions, dealt_in, max_seats)
+        return positions, dealt_in
+
+    def called_off(self, t: Play, dealt_in: list[int]) -> bool:
+        present = [s for s in dealt_in if s in t.seats and t.seats[s].present]
+        return len(present) < 2
+
+    def leaves_seat(self) -> bool:
+        return True
+
+    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+        return _report(t, hand, stacks, cancelled)
+
+    def after_hand(self, t: Play, now: float, report: HandEnded) -> None:
+        t.timers.next_hand = now + t.config.next_hand_seconds
+
+    def all_in(self, t: Play) -> None:
+        return None
+
+
+class DirectedPolicy:
+    directed = True
+
+    def schedule(self, t: Play, now: float) -> None:
+        # a tournament deals when the director says so, present or not (cdc 1.8: absent
+        # players are dealt in and blinded); told to wait, it waits for the next deal
+        if t.phase not in (TablePhase.WAITING, TablePhase.BETWEEN):
+            return
+        if t.waiting_reason and t.directive is None:
+            t.timers.next_hand = None
+            t.goto(Trigger.ASK_DIRECTOR)
+        elif t.timers.next_hand is None:
+            t.timers.next_hand = now + t.config.next_hand_seconds
+
+    def start(self, t: Play, now: float) -> None:
+        directive = t.directive
+        if directive is None:
+            if t.phase is not TablePhase.AWAITING_DIRECTOR:
+                t.goto(Trigger.ASK_DIRECTOR)
+                t.out.effect(DirectorReady())
+            return
+        t.directive = None
+        t.waiting_reason = ""
+        players = sorted(s.seat for s in t.seats.values() if s.stack > 0)
+        if len(players) < 2:
+            t.internal_errors.append(f"a deal with {players}")
+            return
+        t.blinds = directive.blinds
+        dealt_in = self._dealt_in(t, players, directive.positions)
+        for s in dealt_in:
+            t.seats[s].waits_for_button = False
+        t.open_hand(now, directive.positions, dealt_in, directive.hand_no, directive.hand_for_hand)
+
+    def _dealt_in(self, t: Play, players: list[int], positions: Positions) -> list[int]:
+        """A newcomer (moved or late) waits while strictly between the button and the big
+        blind (tda 7); a ``waits`` arrival also on the button and the small blind (ligue
+        art. 3, tda 10-A)."""
+        max_seats = t.config.max_seats
+        out = []
+        for s in players:
+            state = t.seats[s]
+            if (
+                state.waits_for_button
+                and (s - positions.button) % max_seats
+                < (positions.big_blind - positions.button) % max_seats
+            ):
+                continue
+            if state.new and t.positions is not None and waits_as_newcomer(s, positions, max_seats):
+                continue
+            out.append(s)
+        return out if len(out) >= 2 else players
+
+    def called_off(self, t: Play, dealt_in: list[int]) -> bool:
+        return len([s for s in dealt_in if s in t.seats]) < 2
+
+    def leaves_seat(self) -> bool:
+        return False
+
+    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+        return _report(t, hand, stacks, cancelled)
+
+    def after_hand(self, t: Play, now: float, report: HandEnded) -> None:
+        t.out.effect(ReportHand(report))
+        self.schedule(t, now)
+
+    def all_in(self, t: Play) -> None:
+        t.out.effect(DirectorAllIn())
+
+
+def _report(t: Play, hand: Hand | None, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+    """The hand's end as the director reads it (busts best ranked first, cdc 1.10)."""
+    assert t.positions is not None
+    busts: list[Bust] = []
+    if hand is not None and not cancelled:
+        takers: dict[str, set[str]] = {}
+        for e in hand.events:
+            if isinstance(e, ev.PotAwarded):
+                for p in e.eligible:
+                    takers.setdefault(p, set()).update(w for w in e.winners if w != p)
+            if isinstance(e, ev.HandEnded):
+                for player, start in e.busted:
+                    seat = int(player)
+                    by = tuple(sorted(t.seats[int(w)].player for w in takers.get(player, ())))
+                    busts.append(
+                        Bust(
+                            player_id=t.seats[seat].player,
+                            seat=seat,
+                            start_stack=start,
+                            eliminated_by=by,
+                        )
+                    )
+    return HandEnded(
+        hand_no=t.hand_no,
+        positions=t.positions,
+        stacks={
+            s.seat: (s.player, stacks.get(s.seat, s.stack))
+            for s in t.seats.values()
+            if stacks.get(s.seat, s.stack) > 0
+        },
+        busts=tuple(busts),
+        cancelled=cancelled,
+    )

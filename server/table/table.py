@@ -1,0 +1,615 @@
+"""The pure table: ``handle(command, now) -> effects``, ``tick(now)``, ``next_deadline()``.
+
+Sans-I/O like the engine (STYLE.md 1, the websockets ``Protocol`` model): no asyncio, no
+clock, no randomness inside (the dealer and ``randbelow`` are injected, ``now`` is passed in).
+The shell (:mod:`server.table.actor`) carries out the effects in order: a store write first,
+then what it lets go out. When a write fails the shell hands the rest back
+(:meth:`Table.write_failed`): the table halts visibly, retries the same write with backoff,
+and goes on by itself once it succeeds (no sequence gap, nothing lost, nothing sent twice).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from protocol.errors import ErrorCode, ProtocolError
+from server.engine import RuleError
+from server.engine.positions import Positions
+from server.table import commands as c
+from server.table.config import TableConfig
+from server.table.dealer import Dealer
+from server.table.effects import Deliver, Effect, GrantSeat, Halted, Kick, Resumed, Write
+from server.table.phases import TablePhase, Trigger
+from server.table.play import Play
+from server.table.policy import DealingPolicy, DirectedPolicy, FriendsPolicy
+from server.table.seats import SeatState, Watcher
+
+__all__ = ["Table"]
+
+RESYNC_BURST = 3.0
+RESYNC_EVERY = 2.0
+"""Resyncs per connection: bursts of 3, then one every 2 seconds (a resync is a snapshot or
+up to RECENT_EVENTS events: bounded, but not free)."""
+RETRY_FIRST = 0.5
+RETRY_MAX = 10.0
+"""Backoff of the retries of a failed store write (seconds, doubling)."""
+DEFERRED_MAX = 1000
+"""Commands kept while halted (connections coming and going, the director's orders)."""
+
+_GAMEPLAY = (c.Declare, c.CutDeck, c.CallTime, c.UseBank, c.ShowCards, c.Chat, c.SitOut, c.SitIn)
+
+
+class Table(Play):
+    def __init__(
+        self,
+        config: TableConfig,
+        dealer: Dealer,
+        randbelow: Callable[[int], int],
+        *,
+        wall: Callable[[], str],
+        directed: bool = False,
+        seq: int = 0,
+    ) -> None:
+        policy: DealingPolicy = DirectedPolicy() if directed else FriendsPolicy()
+        super().__init__(config, dealer, policy, randbelow, wall=wall, seq=seq)
+        self._stalled: list[Effect] = []
+        self._deferred: list[c.Command] = []
+        self._halted_from = TablePhase.WAITING
+        self._halted_at = 0.0
+        self._backoff = RETRY_FIRST
+        self.store_failures = 0
+        self.halt_reason = ""
+        self._retrying: list[Effect] | None = None
+        """The effects a retry adds after the stalled ones (Resumed, the notice): dropped
+        if the retry fails too."""
+
+    # ------------------------------------------------------------------ the interface
+
+    def handle(self, cmd: c.Command, now: float) -> list[Effect]:
+        """Apply one command; the effects to carry out, in order."""
+        self.now = now
+        self._retrying = None  # the last retry's effects all went out: resumed for good
+        if self.phase is TablePhase.HALTED:
+            self._while_halted(cmd)
+        elif not self.closed:
+            self._guarded(cmd, now)
+        return self.flush()
+
+    def tick(self, now: float) -> list[Effect]:
+        """Fire the timers that are due."""
+        self.now = now
+        self._retrying = None
+        if self.phase is TablePhase.HALTED:
+            if self.timers.retry is not None and now >= self.timers.retry:
+                return self._resume(now)
+            return []
+        if not self.closed:
+            try:
+                self.fire_timers(now)
+                if self.phase is TablePhase.WAITING:
+                    self.policy.schedule(self, now)
+            except Exception:
+                self.internal_errors.append(traceback.format_exc())
+        return self.flush()
+
+    def next_deadline(self) -> float | None:
+        if self.closed:
+            return None
+        if self.phase is TablePhase.HALTED:
+            return self.timers.retry
+        times = self.timers.deadlines()
+        return min(times) if times else None
+
+    def flush(self) -> list[Effect]:
+        return self.out.flush(self.snapshot)
+
+    def write_failed(self, rest: list[Effect], now: float, error: str) -> list[Effect]:
+        """The first effect of ``rest`` (a write) failed: halt, keep it and what follows it,
+        and retry later with backoff. Clients are told with a stable code."""
+        assert rest and isinstance(rest[0], Write)
+        self.store_failures += 1
+        self.halt_reason = error[:200]
+        if self._retrying is not None:
+            # the retry failed too: still halted (no second announcement), longer backoff
+            added = {id(e) for e in self._retrying}
+            rest = [e for e in rest if id(e) not in added]
+            self._retrying = None
+            self.phase = TablePhase.HALTED
+            self._backoff = min(RETRY_MAX, self._backoff * 2)
+            self._stalled = rest
+            self.timers.retry = now + self._backoff
+            return []
+        if self.phase is not TablePhase.HALTED:
+            self._halted_from = self.phase
+            self._halted_at = now
+            self.goto(Trigger.STORE_FAILED)
+            self._backoff = RETRY_FIRST
+        else:
+            self._backoff = min(RETRY_MAX, self._backoff * 2)
+        self._stalled = rest
+        self.timers.retry = now + self._backoff
+        self.notice_all(
+            "table_halted",
+            "the table's storage failed: play is halted and resumes by itself",
+        )
+        return [*self.out.flush(self.snapshot), Halted(error)]
+
+    def stale(self) -> list[Effect]:
+        """Another process owns this table now (its epoch is newer): stop, write nothing."""
+        self.phase = TablePhase.CLOSED
+        self._stalled = []
+        return []
+
+    # ------------------------------------------------------------------ halting
+
+    def notice_all(self, kind: str, text: str) -> None:
+        cids = tuple(self.watchers)
+        if cids:
+            from protocol import messages as m
+            from protocol.codec import encode
+
+            note = m.Notice(table=self.table, kind=kind, text=text, rule="")
+            self.out.effect(Deliver(cids, encode(note)))
+
+    def _while_halted(self, cmd: c.Command) -> None:
+        conn = getattr(cmd, "conn", None)
+        if isinstance(cmd, _GAMEPLAY) or len(self._deferred) >= DEFERRED_MAX:
+            if conn is not None:
+                self.error(
+                    conn.cid,
+                    ErrorCode.TABLE_HALTED,
+                    "the table is halted (storage failure): nothing was changed",
+                    getattr(cmd, "ref", None),
+                )
+            return
+        self._deferred.append(cmd)  # connections and the director's orders wait
+
+    def _resume(self, now: float) -> list[Effect]:
+        """Retry: the stalled effects go first (the same write, the same numbers); if it
+        fails again the shell calls write_failed and the table stays halted."""
+        stalled, self._stalled = self._stalled, []
+        self.phase = self._halted_from
+        self.timers.retry = None
+        self.timers.shift(now - self._halted_at)
+        self._halted_at = now  # a failed retry shifts the clocks from here only
+        self.notice_all("table_resumed", "the table's storage works again: play resumes")
+        resumed: list[Effect] = [Resumed(), *self.flush()]
+        self._retrying = resumed
+        deferred, self._deferred = self._deferred, []
+        for cmd in deferred:
+            self._guarded(cmd, now)
+        return [*stalled, *resumed, *self.flush()]
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _guarded(self, cmd: c.Command, now: float) -> None:
+        conn = getattr(cmd, "conn", None)
+        ref = getattr(cmd, "ref", None)
+        try:
+            self._dispatch(cmd, now)
+        except ProtocolError as exc:
+            if conn is not None:
+                self.error(conn.cid, exc.code, exc.message, ref)
+        except RuleError as exc:
+            if conn is not None:
+                self.error(conn.cid, f"rule.{exc.code.value}", exc.message, ref, exc.rule)
+        except Exception:  # a bug must not take the table down
+            self.internal_errors.append(traceback.format_exc())
+            if conn is not None:
+                self.error(conn.cid, ErrorCode.INTERNAL, "internal error", ref)
+
+    def _dispatch(self, cmd: c.Command, now: float) -> None:
+        handler = _HANDLERS.get(type(cmd))
+        if handler is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{type(cmd).__name__} is not handled")
+        handler(self, cmd, now)
+
+    def _play(
+        self, now: float, cmd: c.CutDeck | c.Declare | c.CallTime | c.UseBank | c.ShowCards
+    ) -> None:
+        state = self.need_seat(cmd.conn)
+        if cmd.hand != self.hand_no:
+            raise ProtocolError(ErrorCode.STALE_HAND, f"hand {cmd.hand} is not being played")
+        match cmd:
+            case c.CutDeck():
+                if self.phase is not TablePhase.CUT or self.dealt is None:
+                    raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "no cut is awaited")
+                if state.seat != self.dealt.cutter:
+                    raise ProtocolError(
+                        ErrorCode.NOT_YOUR_TURN, "the player on the dealer's right cuts"
+                    )
+                self.cut(now, cmd.position)
+            case c.Declare():
+                self.declare(now, state, cmd)
+            case c.CallTime():
+                self.call_time(now, state, cmd)
+            case c.UseBank():
+                self.use_bank(now, state, cmd)
+            case c.ShowCards():
+                self.show_or_muck(now, state, cmd)
+
+    # ------------------------------------------------------------------ connections
+
+    def _watch(self, now: float, conn: c.Conn, last_seq: int | None) -> None:
+        seat = self.seat_of(conn)
+        watcher = self.watchers.get(conn.cid)
+        if watcher is None:
+            watcher = self.watchers[conn.cid] = Watcher(cid=conn.cid, player=conn.player, seat=seat)
+        watcher.player, watcher.seat = conn.player, seat
+        self._catch_up(watcher, last_seq)
+        if seat is not None:
+            self._connect(now, self.seats[seat], conn.cid)
+
+    def _catch_up(self, watcher: Watcher, last_seq: int | None) -> None:
+        """Missed events if memory has them all, else one snapshot (ARCHITECTURE: reconnect)."""
+        limit = self.out.seq if watcher.seat is not None else self.out.spectator_limit()
+        if last_seq is None or last_seq > limit or last_seq < 0:
+            watcher.delivered = -1  # a snapshot
+        else:
+            watcher.delivered = last_seq
+        self.out.catch_up(watcher, limit, lambda: self.view(watcher.seat))
+
+    def _sit(self, now: float, cmd: c.Sit) -> None:
+        """Seat a player (friends tables). The seat token is issued by the gateway only once
+        the seat is durably saved (GrantSeat follows the write); a refusal changes nothing."""
+        player = cmd.conn.player
+        if player is None:
+            raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+        if self.policy.directed:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, "the director seats tournament players")
+        if not 1 <= cmd.seat <= self.config.max_seats:
+            raise ProtocolError(ErrorCode.BAD_SEAT, "no such seat")
+        current = self.seats.get(cmd.seat)
+        if current is not None and current.player != player:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {cmd.seat} is taken")
+        if any(s.player == player and s.seat != cmd.seat for s in self.seats.values()):
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, "you already sit at this table")
+        if current is None:
+            current = self.seats[cmd.seat] = SeatState(
+                seat=cmd.seat,
+                player=player,
+                name=cmd.name,
+                stack=self.config.starting_stack,
+                time_bank=self.config.time_bank_seconds,
+            )
+            current.bank_at_start = current.time_bank
+            seated = True
+        else:
+            seated = False
+        watcher = self.watchers.get(cmd.conn.cid)
+        if watcher is None:
+            watcher = self.watchers[cmd.conn.cid] = Watcher(
+                cid=cmd.conn.cid, player=player, seat=None
+            )
+        watcher.player, watcher.seat = player, cmd.seat
+        if seated:
+            watcher.delivered = self.out.seq + 1  # its own seated event is in its snapshot
+            self.seat_event(current, "seated")
+            self.out.save_snapshot()  # a crash must not cost anyone their seat
+        # the snapshot includes the new seat and carries the seq of its own seated event
+        self._catch_up(watcher, None)
+        self.out.effect(
+            GrantSeat(
+                cid=cmd.conn.cid,
+                table=self.table,
+                seat=cmd.seat,
+                player=player,
+                name=cmd.name,
+                ref=cmd.ref,
+            )
+        )
+        self._connect(now, current, cmd.conn.cid)
+
+    def _rejoin(self, cmd: c.Rejoin) -> None:
+        state = self.seats.get(cmd.seat)
+        if state is None or state.player != cmd.conn.player:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you no longer hold this seat")
+        self.out.effect(
+            GrantSeat(
+                cid=cmd.conn.cid,
+                table=self.table,
+                seat=cmd.seat,
+                player=state.player,
+                name=state.name,
+            )
+        )
+
+    def _connect(self, now: float, state: SeatState, cid: str) -> None:
+        old = state.cid
+        if old is not None and old != cid:
+            # one live connection per seat: the newer login takes over (ONLINE_RULES)
+            self.watchers.pop(old, None)
+            self.out.effect(
+                Kick(old, ErrorCode.REPLACED, "this seat was opened from another connection")
+            )
+        state.cid = cid
+        hand = self.hand
+        if self.phase is TablePhase.BETTING and hand is not None:
+            menu = hand.menu()
+            if menu is not None and int(menu.player) == state.seat:
+                self.send_turn(now, menu)  # a player back mid-hand gets his options again
+        if not state.connected:
+            state.connected = True
+            self.seat_event(state, "connected")
+        self.policy.schedule(self, now)
+
+    def _gone(self, conn: c.Conn) -> None:
+        watcher = self.watchers.pop(conn.cid, None)
+        if watcher is None or watcher.seat is None:
+            return
+        state = self.seats.get(watcher.seat)
+        if state is not None and state.cid == conn.cid:
+            self._disconnect(state)
+
+    def _disconnect(self, state: SeatState) -> None:
+        state.cid = None
+        state.connected = False  # does not fold by itself: the action clock runs
+        self.seat_event(state, "disconnected")
+
+    def _leave(self, now: float, conn: c.Conn) -> None:
+        """Stop watching; a seated player of a friends table leaves with his chips, at once
+        between hands, else when the hand ends (his turns meanwhile are folded)."""
+        self.watchers.pop(conn.cid, None)
+        seat = self.seat_of(conn)
+        if seat is None:
+            return
+        state = self.seats[seat]
+        if not self.policy.leaves_seat():
+            # a tournament seat is the director's: leaving only stops watching it (the seat
+            # stays and is blinded, cdc 1.8); an abandon is announced to the director (cdc 1.9)
+            if state.cid == conn.cid:
+                self._disconnect(state)
+            return
+        state.cid = None
+        state.connected = False
+        if self._in_the_hand(seat):
+            state.leaving = True
+            state.sitting_out = True
+            self.seat_event(state, "leaving")
+            self.fold_leaver(now)
+            return
+        del self.seats[seat]
+        self.seat_event(state, "left")
+        self.out.save_snapshot()
+
+    def _in_the_hand(self, seat: int) -> bool:
+        """Dealt in the hand in play (folded or not): the seat is the hand's until it ends
+        (its cards, its proof, its stack), so it is freed only then."""
+        return self.in_hand() and seat in self.start_stacks
+
+    def _resync(self, now: float, cmd: c.Resync) -> None:
+        watcher = self.watchers.get(cmd.conn.cid)
+        if watcher is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
+        tokens = min(RESYNC_BURST, watcher.resyncs + (now - watcher.resynced_at) / RESYNC_EVERY)
+        watcher.resynced_at = now
+        if tokens < 1:
+            watcher.resyncs = tokens
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many resyncs: wait a little")
+        watcher.resyncs = tokens - 1
+        self._catch_up(watcher, cmd.last_seq)
+
+    def _chat(self, cmd: c.Chat) -> None:
+        """One player to a hand (cdc 11.3-11.4, tda 62): while a hand is played, table chat
+        waits for the pot to be awarded, except between the two players of a heads-up pot,
+        who may talk to influence each other (ligue 3.5; never to reveal their cards)."""
+        seat = self.seat_of(cmd.conn)
+        name = self.seats[seat].name if seat is not None else (cmd.conn.player or "spectator")
+        hand = self.hand
+        if self.in_hand():
+            live = (
+                [int(p) for i, p in enumerate(hand.names) if not hand.folded[i]]
+                if hand is not None and self.playing()
+                else []
+            )
+            if not (len(live) == 2 and seat in live):
+                key = cmd.conn.player or cmd.conn.cid
+                self.hold_chat(key, cmd.conn.cid, seat, name, cmd.text)
+                return
+        self.out.emit([("chat_event", {"seat": seat, "player": name, "text": cmd.text})])
+
+    def _sit_out(self, now: float, state: SeatState, out: bool) -> None:
+        """Sitting out takes effect at the next deal; asked during a hand it is applied and
+        announced when the hand ends (a mid-hand announcement is a signal to the table)."""
+        if self.in_hand():
+            state.wants_out = out
+            self.notice(state.cid, "sitting_out" if out else "sitting_in", "from the next hand")
+            return
+        state.wants_out = None
+        if state.sitting_out != out:
+            state.sitting_out = out
+            self.seat_event(state, "sitting_out" if out else "sitting_in")
+            self.out.save_snapshot()
+        self.policy.schedule(self, now)
+
+    def _close(self) -> None:
+        for watcher in list(self.watchers.values()):
+            if watcher.seat is not None:
+                self.watchers.pop(watcher.cid, None)
+        self.seats.clear()
+        self.goto(Trigger.CLOSE)
+
+    # ------------------------------------------------------------------ the director
+
+    def _set_stack(self, cmd: c.SetStack) -> None:
+        if self.in_hand():
+            self.between_ops.append(cmd)  # chips change between hands only
+        else:
+            self.apply_stack(cmd)
+
+    def _next_deal(self, now: float, cmd: c.NextDeal) -> None:
+        self.directive = cmd
+        if self.phase in (TablePhase.WAITING, TablePhase.BETWEEN, TablePhase.AWAITING_DIRECTOR):
+            self.timers.next_hand = None
+            self.policy.start(self, now)
+
+    def _hold_deal(self, now: float, cmd: c.HoldDeal) -> None:
+        self.waiting_reason = cmd.reason or "wait"
+        self.policy.schedule(self, now)
+
+    def _table_note(self, cmd: c.TableNote) -> None:
+        if self.in_hand():
+            # held like chat: a note may carry a player's words (a call for the director),
+            # which reach the table only after the hand (cdc 11.3)
+            self.held_chat.items.append((None, "director", cmd.text))
+        else:
+            self.director_says(cmd.text)
+
+    def _penalty(self, cmd: c.Penalty) -> None:
+        for state in self.seats.values():
+            if state.player == cmd.player:
+                state.dead_hands += cmd.hands
+
+    def _seat_player(self, cmd: c.SeatPlayer) -> None:
+        if cmd.seat in self.seats:
+            self.internal_errors.append(f"seat {cmd.seat} is taken, {cmd.player} not seated")
+            return
+        state = self.seats[cmd.seat] = SeatState(
+            seat=cmd.seat,
+            player=cmd.player,
+            name=cmd.name,
+            stack=cmd.stack,
+            time_bank=self.config.time_bank_seconds,
+            waits_for_button=cmd.waits,
+        )
+        state.bank_at_start = state.time_bank
+        for watcher in self.watchers.values():
+            if watcher.player == cmd.player and watcher.seat is None:
+                watcher.seat = cmd.seat
+                state.cid, state.connected = watcher.cid, True
+        self.seat_event(state, "seated")
+        self.out.save_snapshot()
+
+    def _remove_player(self, cmd: c.RemovePlayer, now: float) -> None:
+        state = self.seats.get(cmd.seat)
+        if state is None or state.player != cmd.player:
+            return
+        if self.in_hand() and cmd.seat in self.start_stacks:
+            # removed during his hand (an abandon, cdc 1.9, or a disqualification): his hand
+            # is folded at his turn (dealt dead if the cards are not out yet) and the seat is
+            # freed when the hand ends; the director no longer counts him
+            state.leaving = True
+            state.sitting_out = True
+            state.waits_for_button = False
+            self.seat_event(state, "leaving")
+            self.fold_leaver(now)
+            return
+        del self.seats[cmd.seat]
+        for cid, watcher in list(self.watchers.items()):
+            if watcher.seat == cmd.seat:
+                del self.watchers[cid]
+        self.seat_event(state, cmd.status)
+        self.out.save_snapshot()
+
+    def _reveal(self, now: float) -> None:
+        held, self.held = self.held, None
+        if held is not None and self.hand is not None and self.phase is TablePhase.HELD:
+            # revealed: the rest of the hand is played face up (held again, the all-in would
+            # be reported again and revealed again, forever)
+            self.hand_for_hand = False
+            self.goto(Trigger.RELEASE)
+            self.after_engine(now, held)
+
+    # ------------------------------------------------------------------ recovery
+
+    def _restore_seats(self, data: dict[str, Any]) -> None:
+        ghosts = []
+        for entry in data["seats"]:
+            state = SeatState(
+                seat=entry["seat"],
+                player=entry["pid"],
+                name=entry["name"],
+                stack=entry["stack"],
+                time_bank=entry["time_bank"],
+                new=entry["new"],
+                sitting_out=entry["sitting_out"],
+                waits_for_button=bool(entry.get("waits", False)),
+                dead_hands=int(entry.get("dead_hands", 0)),
+            )
+            state.bank_at_start = state.time_bank
+            if state.new and not self.policy.directed and not data.get("in_hand", True):
+                # never dealt in at a friends table: its seat token may have been lost in
+                # the crash (the seat is saved before the token is issued); free the seat,
+                # chips untouched (he sits again with the same stack)
+                ghosts.append(state)
+                continue
+            self.seats[state.seat] = state
+        for ghost in ghosts:
+            self.seat_event(ghost, "left")
+        if ghosts:
+            self.out.save_snapshot()
+
+    def restore(self, data: dict[str, Any], record: dict[str, Any] | None) -> None:
+        """Come back from the last snapshot after a restart, at the last completed hand. A
+        hand cut by a crash is cancelled with every bet returned and replayed (cdc 5.4): the
+        cancellation, its snapshot and the freed seats are one write (see flush)."""
+        self.hand_no = int(data["hand"])
+        self._restore_seats(data)
+
+        def pos(value: list[int] | None) -> Positions | None:
+            if not value:
+                return None
+            return Positions(button=value[0], sb_slot=value[1], big_blind=value[2])
+
+        self.positions = pos(data.get("positions"))
+        self.replay_positions = pos(data.get("replay"))
+        self.cancelled_hand = bool(data.get("cancelled"))
+        if not data.get("in_hand", True):
+            return
+        if record is not None:  # written by an older server: the hand had ended
+            for seat, stack in record["final_stacks"].items():
+                held = self.seats.get(int(seat))
+                if held is not None:
+                    held.stack = stack
+                    if stack == 0:
+                        del self.seats[int(seat)]
+            self.out.save_snapshot()
+            return
+        self.replay_positions = self.positions
+        if not self.cancelled_hand:
+            self.cancelled_hand = True
+            stacks = {str(s.seat): s.stack for s in self.seats.values()}
+            self.out.emit(
+                [
+                    (
+                        "hand_end",
+                        {"hand": self.hand_no, "stacks": stacks, "record": "", "cancelled": True},
+                    )
+                ]
+            )
+        self.out.save_snapshot()
+
+
+def _seat_cmd(t: Table, cmd: Any, now: float) -> None:
+    t._sit_out(now, t.need_seat(cmd.conn), isinstance(cmd, c.SitOut))
+
+
+_HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
+    c.Watch: lambda t, cmd, now: t._watch(now, cmd.conn, cmd.last_seq),
+    c.Attach: lambda t, cmd, now: t._watch(now, cmd.conn, cmd.last_seq),
+    c.Sit: lambda t, cmd, now: t._sit(now, cmd),
+    c.Rejoin: lambda t, cmd, now: t._rejoin(cmd),
+    c.Gone: lambda t, cmd, now: t._gone(cmd.conn),
+    c.Leave: lambda t, cmd, now: t._leave(now, cmd.conn),
+    c.Resync: lambda t, cmd, now: t._resync(now, cmd),
+    c.Chat: lambda t, cmd, now: t._chat(cmd),
+    c.SitOut: _seat_cmd,
+    c.SitIn: _seat_cmd,
+    c.CutDeck: lambda t, cmd, now: t._play(now, cmd),
+    c.Declare: lambda t, cmd, now: t._play(now, cmd),
+    c.CallTime: lambda t, cmd, now: t._play(now, cmd),
+    c.UseBank: lambda t, cmd, now: t._play(now, cmd),
+    c.ShowCards: lambda t, cmd, now: t._play(now, cmd),
+    c.CloseTable: lambda t, cmd, now: t._close(),
+    c.SeatPlayer: lambda t, cmd, now: t._seat_player(cmd),
+    c.RemovePlayer: Table._remove_player,
+    c.SetStack: lambda t, cmd, now: t._set_stack(cmd),
+    c.NextDeal: lambda t, cmd, now: t._next_deal(now, cmd),
+    c.HoldDeal: lambda t, cmd, now: t._hold_deal(now, cmd),
+    c.Reveal: lambda t, cmd, now: t._reveal(now),
+    c.TableNote: lambda t, cmd, now: t._table_note(cmd),
+    c.Penalty: lambda t, cmd, now: t._penalty(cmd),
+}
+"""One handler per command kind (the exhaustiveness test checks every kind has one)."""
