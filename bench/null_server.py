@@ -325,13 +325,7 @@ class NullServer:
             conn.deliver(encode(m.Pong(nonce=msg.nonce)))
             return
         if isinstance(msg, m.Hello):
-            if msg.version != PROTOCOL_VERSION:
-                raise ProtocolError(ErrorCode.VERSION_MISMATCH, "protocol 1")
-            conn.hello = True
-            conn.deliver(encode(m.Welcome(version=1, session="null", server="null")))
-            if msg.token and msg.token.startswith("seat."):
-                _, table, seat = msg.token.split(".")
-                self.sit(conn, self.table(table), int(seat), msg.nickname or "bot")
+            self.on_hello(conn, msg)
             return
         if not conn.hello:
             raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
@@ -343,6 +337,19 @@ class NullServer:
         if isinstance(msg, m.TakeSeat):
             self.sit(conn, self.table(msg.table), msg.seat, f"p{msg.seat}")
             return
+        self.at_table(conn, msg)
+
+    def on_hello(self, conn: Conn, msg: m.Hello) -> None:
+        if msg.version != PROTOCOL_VERSION:
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH, "protocol 1")
+        conn.hello = True
+        conn.deliver(encode(m.Welcome(version=1, session="null", server="null")))
+        if msg.token and msg.token.startswith("seat."):
+            _, table, seat = msg.token.split(".")
+            self.sit(conn, self.table(table), int(seat), msg.nickname or "bot")
+
+    def at_table(self, conn: Conn, msg: m.Message) -> None:
+        """A message for a table this connection sits at."""
         table = getattr(msg, "table", None)
         if not isinstance(table, str) or table not in conn.tables:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")

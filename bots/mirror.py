@@ -151,30 +151,19 @@ class TableMirror:
     def apply(self, event: m.Message) -> None:
         """Apply one sequenced event (``accept`` said ``apply``)."""
         self.seq = getattr(event, "seq", self.seq)
-        if isinstance(event, m.ActionEvent):
-            self._action(event)
-        elif isinstance(event, m.ClockEvent | m.ChatEvent):
-            pass
-        elif isinstance(event, m.HoleCards):
-            self._hole(event)
-        elif isinstance(event, m.BoardEvent):
-            self.board.extend(event.cards)
-            self.street = event.street
-            self.bets = dict.fromkeys(self.dealt_in, 0)
-            if self.notes is not None:
-                self.notes.board = list(self.board)
-        elif isinstance(event, m.PotAwarded):
-            self._pot(event)
-        elif isinstance(event, m.ShownEvent):
-            self._shown(event)
-        elif isinstance(event, m.HandStart):
-            self._hand_start(event)
-        elif isinstance(event, m.CutPrompt):
-            self.phase = "cut"
-        elif isinstance(event, m.HandEnd):
-            self._hand_end(event)
-        elif isinstance(event, m.SeatEvent):
-            self._seat(event)
+        apply = _APPLY.get(type(event))
+        if apply is not None:
+            apply(self, event)
+
+    def _board(self, e: m.BoardEvent) -> None:
+        self.board.extend(e.cards)
+        self.street = e.street
+        self.bets = dict.fromkeys(self.dealt_in, 0)
+        if self.notes is not None:
+            self.notes.board = list(self.board)
+
+    def _cut_prompt(self, e: m.CutPrompt) -> None:
+        self.phase = "cut"
 
     def _seat(self, e: m.SeatEvent) -> None:
         if e.status == "busted":
@@ -296,3 +285,17 @@ class TableMirror:
     def take_notes(self) -> HandNotes | None:
         notes, self.notes = self.notes, None
         return notes
+
+
+_APPLY: dict[type[m.Message], Callable[[TableMirror, Any], None]] = {
+    m.ActionEvent: TableMirror._action,
+    m.HoleCards: TableMirror._hole,
+    m.BoardEvent: TableMirror._board,
+    m.PotAwarded: TableMirror._pot,
+    m.ShownEvent: TableMirror._shown,
+    m.HandStart: TableMirror._hand_start,
+    m.CutPrompt: TableMirror._cut_prompt,
+    m.HandEnd: TableMirror._hand_end,
+    m.SeatEvent: TableMirror._seat,
+}
+"""What each sequenced event does to the mirror (a clock or a chat event: nothing)."""

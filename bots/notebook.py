@@ -52,21 +52,32 @@ class Notebook:
             if notes.seat is not None and notes.seat in notes.holes:
                 dealt[notes.seat] = notes.holes[notes.seat]
         for notes in bucket:
-            for seat, cards in notes.holes.items():
-                if seat != notes.seat and cards:
-                    self.report("hole_leak", f"{where}: seat {notes.seat} saw seat {seat}'s cards")
-            for seat, cards in notes.shown.items():
-                owner = dealt.get(seat)
-                if owner is not None and tuple(sorted(cards)) != tuple(sorted(owner)):
-                    self.report("shown", f"{where}: seat {seat} shown {cards}, dealt {owner}")
+            self._check_cards_seen(notes, dealt, where)
+        longest = self._check_boards(bucket, where)
         seen: set[str] = set()
+        for card in [c for cards in dealt.values() for c in cards] + list(longest):
+            if card in seen:
+                self.report("duplicate_card", f"{where}: {card} dealt twice")
+            seen.add(card)
+
+    def _check_cards_seen(
+        self, notes: HandNotes, dealt: dict[int, tuple[str, ...]], where: str
+    ) -> None:
+        """One bot saw only its own hole cards, and the cards shown are the ones dealt."""
+        for seat, cards in notes.holes.items():
+            if seat != notes.seat and cards:
+                self.report("hole_leak", f"{where}: seat {notes.seat} saw seat {seat}'s cards")
+        for seat, cards in notes.shown.items():
+            owner = dealt.get(seat)
+            if owner is not None and tuple(sorted(cards)) != tuple(sorted(owner)):
+                self.report("shown", f"{where}: seat {seat} shown {cards}, dealt {owner}")
+
+    def _check_boards(self, bucket: list[HandNotes], where: str) -> tuple[str, ...]:
+        """Every bot saw the same board (or the start of it); returns the longest."""
         boards = {tuple(n.board) for n in bucket if n.board}
         longest = max(boards, key=len, default=())
         for board in boards:
             if tuple(longest[: len(board)]) != board:
                 self.report("board", f"{where}: bots saw different boards {sorted(boards)}")
                 break
-        for card in [c for cards in dealt.values() for c in cards] + list(longest):
-            if card in seen:
-                self.report("duplicate_card", f"{where}: {card} dealt twice")
-            seen.add(card)
+        return longest

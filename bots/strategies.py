@@ -9,7 +9,8 @@ out-of-turn gestures, bad amounts): error replies are part of its test.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import eval7
@@ -194,41 +195,15 @@ class RulesFuzzer(Strategy):
             return RandomLegal(rng).decide(view)
         denoms = list(view.denominations) or [25, 100, 500, 1000]
         call = turn.call
-        lo = turn.min_raise_to or (view.my_bet + call + view.blinds[1])
-        hi = turn.max_raise_to or (view.my_bet + view.my_stack)
-        pick = rng.randrange(14)
-        if pick == 0:  # exact call in chips, no word
-            return Decision.push(*chips_for(call, denoms)) if call else Decision.check()
-        if pick == 1:  # one big chip facing a bet (single-chip rule)
-            return Decision.push(rng.choice(denoms[-3:]))
-        if pick == 2:  # a random handful of chips
-            return Decision.push(*(rng.choice(denoms) for _ in range(rng.randint(1, 7))))
-        if pick == 3:  # an undersized chip (less than the call)
-            return Decision.push(denoms[0])
-        if pick == 4:  # says call, pushes more
-            return Decision(verb="call", chips=chips_for(call + lo, denoms) or (denoms[0],))
-        if pick == 5:  # says raise to X, pushes fewer chips than X
-            return Decision(verb="raise", amount=lo, chips=chips_for(max(1, lo // 2), denoms))
-        if pick == 6:  # raise below the minimum / above the maximum
-            return Decision.raise_to(rng.choice([max(0, lo - 1), hi + rng.randint(1, 1000), 0]))
-        if pick == 7:  # raise, amount to follow
-            return Decision(verb="raise")
-        if pick == 8:  # plus form and abbreviated form
-            form = rng.choice(["plus", "abbreviated"])
-            amount = rng.choice([lo, lo // 100 or 1, rng.randint(1, 50), view.blinds[1]])
-            return Decision(verb=rng.choice(["raise", "bet"]), amount=amount, form=form)
-        if pick == 9:  # check facing a bet, bet facing a bet
-            return Decision(verb=rng.choice(["check", "bet"]))
-        if pick == 10:  # an unknown verb or form (a valid frame the server must refuse)
-            return Decision(verb=rng.choice(["jump", "fold", "call"]), form=rng.choice(["x", None]))
-        if pick == 11:  # all-in, sometimes with the chips
-            if rng.random() < 0.5:
-                return Decision.allin()
-            return Decision(verb="allin", chips=chips_for(view.my_stack, denoms)[:200])
-        if pick == 12:  # fold when check is free (open fold)
-            return Decision.fold()
-        # more chips than the stack
-        return Decision.push(*chips_for(view.my_stack + denoms[-1], denoms)[:200])
+        g = _Gesture(
+            rng=rng,
+            view=view,
+            denoms=denoms,
+            call=call,
+            lo=turn.min_raise_to or (view.my_bet + call + view.blinds[1]),
+            hi=turn.max_raise_to or (view.my_bet + view.my_stack),
+        )
+        return _GESTURES[rng.randrange(len(_GESTURES))](g)
 
     # ------------------------------------------------------------------ out of turn
 
@@ -250,6 +225,111 @@ class RulesFuzzer(Strategy):
                 ]
             )
         ]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Gesture:
+    """What a fuzzer's gesture is made of: ``lo``/``hi`` are the raise bounds (or a guess)."""
+
+    rng: random.Random
+    view: View
+    denoms: list[int]
+    call: int
+    lo: int
+    hi: int
+
+
+def _exact_call(g: _Gesture) -> Decision:
+    """Exact call in chips, no word."""
+    return Decision.push(*chips_for(g.call, g.denoms)) if g.call else Decision.check()
+
+
+def _one_big_chip(g: _Gesture) -> Decision:
+    """One big chip facing a bet (single-chip rule)."""
+    return Decision.push(g.rng.choice(g.denoms[-3:]))
+
+
+def _handful(g: _Gesture) -> Decision:
+    """A random handful of chips."""
+    rng = g.rng
+    return Decision.push(*(rng.choice(g.denoms) for _ in range(rng.randint(1, 7))))
+
+
+def _undersized_chip(g: _Gesture) -> Decision:
+    """An undersized chip (less than the call)."""
+    return Decision.push(g.denoms[0])
+
+
+def _call_pushing_more(g: _Gesture) -> Decision:
+    """Says call, pushes more."""
+    return Decision(verb="call", chips=chips_for(g.call + g.lo, g.denoms) or (g.denoms[0],))
+
+
+def _raise_pushing_less(g: _Gesture) -> Decision:
+    """Says raise to X, pushes fewer chips than X."""
+    return Decision(verb="raise", amount=g.lo, chips=chips_for(max(1, g.lo // 2), g.denoms))
+
+
+def _raise_out_of_bounds(g: _Gesture) -> Decision:
+    """Raise below the minimum / above the maximum."""
+    rng = g.rng
+    return Decision.raise_to(rng.choice([max(0, g.lo - 1), g.hi + rng.randint(1, 1000), 0]))
+
+
+def _raise_amount_to_follow(g: _Gesture) -> Decision:
+    return Decision(verb="raise")
+
+
+def _plus_or_abbreviated(g: _Gesture) -> Decision:
+    rng, lo = g.rng, g.lo
+    form = rng.choice(["plus", "abbreviated"])
+    amount = rng.choice([lo, lo // 100 or 1, rng.randint(1, 50), g.view.blinds[1]])
+    return Decision(verb=rng.choice(["raise", "bet"]), amount=amount, form=form)
+
+
+def _check_or_bet_facing_a_bet(g: _Gesture) -> Decision:
+    return Decision(verb=g.rng.choice(["check", "bet"]))
+
+
+def _unknown_verb_or_form(g: _Gesture) -> Decision:
+    """A valid frame the server must refuse."""
+    rng = g.rng
+    return Decision(verb=rng.choice(["jump", "fold", "call"]), form=rng.choice(["x", None]))
+
+
+def _allin(g: _Gesture) -> Decision:
+    """All-in, sometimes with the chips."""
+    if g.rng.random() < 0.5:
+        return Decision.allin()
+    return Decision(verb="allin", chips=chips_for(g.view.my_stack, g.denoms)[:200])
+
+
+def _open_fold(g: _Gesture) -> Decision:
+    """Fold when check is free (open fold)."""
+    return Decision.fold()
+
+
+def _more_than_the_stack(g: _Gesture) -> Decision:
+    return Decision.push(*chips_for(g.view.my_stack + g.denoms[-1], g.denoms)[:200])
+
+
+_GESTURES: tuple[Callable[[_Gesture], Decision], ...] = (
+    _exact_call,
+    _one_big_chip,
+    _handful,
+    _undersized_chip,
+    _call_pushing_more,
+    _raise_pushing_less,
+    _raise_out_of_bounds,
+    _raise_amount_to_follow,
+    _plus_or_abbreviated,
+    _check_or_bet_facing_a_bet,
+    _unknown_verb_or_form,
+    _allin,
+    _open_fold,
+    _more_than_the_stack,
+)
+"""The fuzzer's gestures, drawn uniformly."""
 
 
 STRATEGIES: dict[str, type[Strategy]] = {

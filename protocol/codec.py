@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,38 +97,61 @@ def _check(f: _Field, value: Any) -> Any:
         if f.optional:
             return None
         raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: null is not allowed")
+    return _CHECKS[f.kind](f, value)
+
+
+def _check_int(f: _Field, value: Any) -> Any:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: an integer is expected")
+    if not 0 <= value <= f.max:
+        raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: must be between 0 and {f.max}")
+    return value
+
+
+def _check_str(f: _Field, value: Any) -> Any:
+    if not isinstance(value, str):
+        raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a string is expected")
+    if len(value) > f.max:
+        raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: at most {f.max} characters")
+    return value
+
+
+def _check_bool(f: _Field, value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a boolean is expected")
+    return value
+
+
+def _check_list(f: _Field, value: Any) -> Any:
+    if not isinstance(value, (list, tuple)):
+        raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a list is expected")
+    if len(value) > f.max:
+        raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: at most {f.max} items")
     kind = f.kind
-    if kind == "int":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: an integer is expected")
-        if not 0 <= value <= f.max:
-            raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: must be between 0 and {f.max}")
-        return value
-    if kind == "str":
-        if not isinstance(value, str):
-            raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a string is expected")
-        if len(value) > f.max:
-            raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: at most {f.max} characters")
-        return value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a boolean is expected")
-        return value
-    if kind in ("ints", "strs"):
-        if not isinstance(value, (list, tuple)):
-            raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a list is expected")
-        if len(value) > f.max:
-            raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: at most {f.max} items")
-        want = int if kind == "ints" else str
-        for item in value:
-            if not isinstance(item, want) or isinstance(item, bool):
-                raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: items must be {want.__name__}")
-            if kind == "ints" and not 0 <= int(item) < 2**53:
-                raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: item out of range")
-        return tuple(value)
+    want = int if kind == "ints" else str
+    for item in value:
+        if not isinstance(item, want) or isinstance(item, bool):
+            raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: items must be {want.__name__}")
+        if kind == "ints" and not 0 <= int(item) < 2**53:
+            raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: item out of range")
+    return tuple(value)
+
+
+def _check_dict(f: _Field, value: Any) -> Any:
     if not isinstance(value, dict):
         raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a map is expected")
     return value
+
+
+_CHECKS: dict[str, Callable[[_Field, Any], Any]] = {
+    "int": _check_int,
+    "str": _check_str,
+    "bool": _check_bool,
+    "ints": _check_list,
+    "strs": _check_list,
+    "dict": _check_dict,
+}
+"""The check of a value by field kind (see _kind)."""
 
 
 def from_wire(data: Any, registry: Mapping[str, type[Message]]) -> Message:

@@ -240,6 +240,23 @@ def _parse_opening(
     if not isinstance(salt, str) or not _SALT_HEX.fullmatch(salt):
         problems.append(f"{label}: salt is not {SALT_BYTES} bytes of lowercase hex")
         return None
+    steps = _parse_proof(proof, label, problems)
+    if steps is None:
+        return None
+    card = _CARD_INDEX[card_name]
+    if [side for side, _ in steps] != proof_sides(position):
+        problems.append(f"{label}: proof is not the path of position {position}")
+        return None
+    if root is not None:
+        leaf = leaf_hash(position, card, bytes.fromhex(salt))
+        if root_from_proof(leaf, steps) != root:
+            problems.append(f"{label}: {card_name} with its salt and proof does not reach the root")
+            return None
+    return _Opened(position, card)
+
+
+def _parse_proof(proof: object, label: str, problems: list[str]) -> list[tuple[Side, bytes]] | None:
+    """The steps of a Merkle proof, ``[["L"|"R", hex], ...]``; None if malformed."""
     if not isinstance(proof, list):
         problems.append(f"{label}: proof is not a list")
         return None
@@ -255,16 +272,7 @@ def _parse_opening(
             problems.append(f'{label}: malformed proof step {step!r} (want ["L"|"R", hex])')
             return None
         steps.append((Side(step[0]), bytes.fromhex(step[1])))
-    card = _CARD_INDEX[card_name]
-    if [side for side, _ in steps] != proof_sides(position):
-        problems.append(f"{label}: proof is not the path of position {position}")
-        return None
-    if root is not None:
-        leaf = leaf_hash(position, card, bytes.fromhex(salt))
-        if root_from_proof(leaf, steps) != root:
-            problems.append(f"{label}: {card_name} with its salt and proof does not reach the root")
-            return None
-    return _Opened(position, card)
+    return steps
 
 
 def check_opening(opening: object, root: str, *, expected_position: int | None = None) -> list[str]:
@@ -337,7 +345,20 @@ def _check_slots(
         )
     if "burn" in slots and _slot_list(slots.get("burn"), 3) != list(burn_slots(n)):
         problems.append(f"slots.burn is not the deal order for {n} players {list(burn_slots(n))}")
-    hole_raw = slots.get("hole")
+    hole = _check_hole_slots(slots.get("hole"), n, problems)
+    if hole is None:
+        return None
+    canonical = hole_slots(n)
+    if sorted(tuple(pair) for pair in hole.values()) != canonical:
+        problems.append(f"slots.hole is not the deal order for {n} players {canonical}")
+    order = record.get("deal_order")
+    if order is not None:
+        _check_deal_order(order, hole, canonical, problems)
+    return hole, board
+
+
+def _check_hole_slots(hole_raw: object, n: int, problems: list[str]) -> dict[str, list[int]] | None:
+    """Two slots for each of the ``n`` players, by seat; None if unusable."""
     if not isinstance(hole_raw, Mapping) or len(hole_raw) != n:
         problems.append(f"slots.hole must give two slots for each of the {n} players")
         return None
@@ -348,21 +369,25 @@ def _check_slots(
             problems.append(f"slots.hole[{seat}] must be two slots")
             return None
         hole[str(seat)] = parsed
-    canonical = hole_slots(n)
-    if sorted(tuple(pair) for pair in hole.values()) != canonical:
-        problems.append(f"slots.hole is not the deal order for {n} players {canonical}")
-    order = record.get("deal_order")
-    if order is not None:
-        if not isinstance(order, list) or sorted(map(str, order)) != sorted(hole):
-            problems.append("deal_order must list the seats of slots.hole")
-        else:
-            for i, seat in enumerate(order):
-                if hole[str(seat)] != list(canonical[i]):
-                    problems.append(
-                        f"seat {seat} is number {i + 1} in deal_order but holds slots"
-                        f" {hole[str(seat)]}, not {list(canonical[i])}"
-                    )
-    return hole, board
+    return hole
+
+
+def _check_deal_order(
+    order: object,
+    hole: Mapping[str, list[int]],
+    canonical: Sequence[tuple[int, ...]],
+    problems: list[str],
+) -> None:
+    """``deal_order`` lists the seats of ``hole`` in the order their slots were dealt."""
+    if not isinstance(order, list) or sorted(map(str, order)) != sorted(hole):
+        problems.append("deal_order must list the seats of slots.hole")
+        return
+    for i, seat in enumerate(order):
+        if hole[str(seat)] != list(canonical[i]):
+            problems.append(
+                f"seat {seat} is number {i + 1} in deal_order but holds slots"
+                f" {hole[str(seat)]}, not {list(canonical[i])}"
+            )
 
 
 def verify_record(
@@ -393,8 +418,28 @@ def verify_record(
     if cut is None:
         problems.append("cut is missing or not an integer")
     layout = _check_slots(record, problems)
+    opened = _check_openings(record, root, problems)
+    if layout is None or cut is None:
+        problems.append("cannot match the cards to their positions (see above)")
+        return problems
+    hole, board_slot_list = layout
+    allowed = _check_board(record, cut, board_slot_list, opened, problems)
+    allowed |= _check_shown(record, cut, hole, opened, problems)
 
-    # Openings: each must reach the root along its own path; positions and cards unique.
+    # No rabbit hunting: nothing else may be opened.
+    for position in sorted(set(opened) - allowed):
+        problems.append(
+            f"position {position} ({CARD_NAMES[opened[position]]}) is opened but was neither"
+            " on the board nor shown (rabbit hunting, cdc 3.6)"
+        )
+    return problems
+
+
+def _check_openings(
+    record: Mapping[str, object], root: bytes | None, problems: list[str]
+) -> dict[int, int]:
+    """Openings: each must reach the root along its own path; positions and cards unique.
+    Returns the card opened at each position."""
     opened: dict[int, int] = {}
     raw_openings = record.get("opened")
     if not isinstance(raw_openings, list):
@@ -415,14 +460,19 @@ def verify_record(
             )
         cards_seen[item.card] = item.position
         opened[item.position] = item.card
+    return opened
 
-    if layout is None or cut is None:
-        problems.append("cannot match the cards to their positions (see above)")
-        return problems
-    hole, board_slot_list = layout
+
+def _check_board(
+    record: Mapping[str, object],
+    cut: int,
+    board_slot_list: list[int],
+    opened: Mapping[int, int],
+    problems: list[str],
+) -> set[int]:
+    """The board: every card dealt face up must be opened where the deal put it. Returns
+    the positions of the board."""
     allowed: set[int] = set()
-
-    # The board: every card dealt face up must be opened where the deal put it.
     board = record.get("board")
     if not isinstance(board, list) or len(board) not in BOARD_SIZES:
         problems.append("board must list 0, 3, 4 or 5 cards")
@@ -433,8 +483,19 @@ def verify_record(
         _check_dealt(
             f"board card {i + 1}", name, position, cut, board_slot_list[i], opened, problems
         )
+    return allowed
 
-    # Shown hands: every card shown must be one of the seat's own hole positions.
+
+def _check_shown(
+    record: Mapping[str, object],
+    cut: int,
+    hole: Mapping[str, list[int]],
+    opened: Mapping[int, int],
+    problems: list[str],
+) -> set[int]:
+    """Shown hands: every card shown must be one of the seat's own hole positions. Returns
+    the positions of the cards shown."""
+    allowed: set[int] = set()
     shown = record.get("shown", {})
     if not isinstance(shown, Mapping):
         problems.append("shown must be an object {seat: [cards]}")
@@ -446,30 +507,35 @@ def verify_record(
         if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
             problems.append(f"shown[{seat}] must list one or two cards")
             continue
-        positions = [deck_position(cut, slot) for slot in hole[str(seat)]]
-        matched: set[int] = set()
-        for name in cards:
-            hits = [
-                p
-                for p in positions
-                if p not in matched and p in opened and CARD_NAMES[opened[p]] == name
-            ]
-            if not hits:
-                problems.append(
-                    f"seat {seat} shows {name!r} but no opening at its hole positions"
-                    f" {positions} (cut {cut} + slots {hole[str(seat)]}) holds that card"
-                )
-                continue
-            matched.add(hits[0])
-        allowed |= matched
+        allowed |= _match_shown(seat, cards, cut, hole[str(seat)], opened, problems)
+    return allowed
 
-    # No rabbit hunting: nothing else may be opened.
-    for position in sorted(set(opened) - allowed):
-        problems.append(
-            f"position {position} ({CARD_NAMES[opened[position]]}) is opened but was neither"
-            " on the board nor shown (rabbit hunting, cdc 3.6)"
-        )
-    return problems
+
+def _match_shown(
+    seat: object,
+    cards: list[object],
+    cut: int,
+    slots: list[int],
+    opened: Mapping[int, int],
+    problems: list[str],
+) -> set[int]:
+    """The positions among the seat's hole positions that hold the cards it shows."""
+    positions = [deck_position(cut, slot) for slot in slots]
+    matched: set[int] = set()
+    for name in cards:
+        hits = [
+            p
+            for p in positions
+            if p not in matched and p in opened and CARD_NAMES[opened[p]] == name
+        ]
+        if not hits:
+            problems.append(
+                f"seat {seat} shows {name!r} but no opening at its hole positions"
+                f" {positions} (cut {cut} + slots {slots}) holds that card"
+            )
+            continue
+        matched.add(hits[0])
+    return matched
 
 
 def _check_dealt(

@@ -71,6 +71,20 @@ class OotOutcome:
 _RAISE_VERBS = (Verb.BET, Verb.RAISE, Verb.POT)
 
 
+def _check_say(say: Say) -> None:
+    if not isinstance(say.verb, Verb):
+        raise RuleError(ErrorCode.BAD_VERB, f"unknown verb {say.verb!r}")
+    if not isinstance(say.form, Form):
+        raise RuleError(ErrorCode.BAD_VERB, f"unknown form {say.form!r}")
+    amount = say.amount
+    if amount is not None and (
+        not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0
+    ):
+        raise RuleError(ErrorCode.BAD_AMOUNT, "an amount must be a positive integer")
+    if say.verb is Verb.AMOUNT and amount is None:
+        raise RuleError(ErrorCode.BAD_AMOUNT, "a bare amount needs a number")
+
+
 class Interpreter:
     """Mixin of :class:`~server.engine.hand.Hand`: the rules of verbal declarations and chips."""
 
@@ -108,26 +122,19 @@ class Interpreter:
         if say is None and not chips:
             raise RuleError(ErrorCode.EMPTY_GESTURE, "say something or push chips")
         if say is not None:
-            if not isinstance(say.verb, Verb):
-                raise RuleError(ErrorCode.BAD_VERB, f"unknown verb {say.verb!r}")
-            if not isinstance(say.form, Form):
-                raise RuleError(ErrorCode.BAD_VERB, f"unknown form {say.form!r}")
-            amount = say.amount
-            if amount is not None and (
-                not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0
-            ):
-                raise RuleError(ErrorCode.BAD_AMOUNT, "an amount must be a positive integer")
-            if say.verb is Verb.AMOUNT and amount is None:
-                raise RuleError(ErrorCode.BAD_AMOUNT, "a bare amount needs a number")
+            _check_say(say)
         if chips:
-            if len(chips) > MAX_CHIPS_PER_MOTION:
-                raise RuleError(ErrorCode.BAD_CHIPS, "too many chips in one motion")
-            denominations = self.denominations
-            for chip in chips:
-                if chip not in denominations or isinstance(chip, bool):
-                    raise RuleError(ErrorCode.BAD_CHIPS, f"no chip of value {chip!r} in play")
-            if sum(chips) > self.stack[i]:
-                raise RuleError(ErrorCode.BAD_CHIPS, "more chips than the player has")
+            self._check_chips(i, chips)
+
+    def _check_chips(self, i: int, chips: tuple[int, ...]) -> None:
+        if len(chips) > MAX_CHIPS_PER_MOTION:
+            raise RuleError(ErrorCode.BAD_CHIPS, "too many chips in one motion")
+        denominations = self.denominations
+        for chip in chips:
+            if chip not in denominations or isinstance(chip, bool):
+                raise RuleError(ErrorCode.BAD_CHIPS, f"no chip of value {chip!r} in play")
+        if sum(chips) > self.stack[i]:
+            raise RuleError(ErrorCode.BAD_CHIPS, "more chips than the player has")
 
     # ------------------------------------------------------------------ amounts
 
@@ -206,47 +213,62 @@ class Interpreter:
         )
 
     def _declared(self, i: int, say: Say, chips: tuple[int, ...] | None) -> Decision:
-        p = self.profile
         verb = say.verb
         facing = self.cb - self.committed[i]
         if verb is Verb.FOLD:
-            if facing <= 0:
-                if p.open_fold is OpenFold.REFUSED:
-                    raise RuleError(
-                        ErrorCode.FOLD_WHEN_CHECK,
-                        "folding is not permitted while a check is possible",
-                        p.cite("open_fold"),
-                    )
-                return Decision(
-                    Kind.FOLD,
-                    rule=p.cite("open_fold"),
-                    note="fold when a check was possible: binding, penalised",
-                )
-            return Decision(Kind.FOLD)
+            return self._declared_fold(facing)
         if verb is Verb.CHECK:
-            if facing <= 0:
-                return Decision(Kind.CHECK)
-            return Decision(
-                Kind.PEND_CHECK,
-                rule=p.cite("check_facing_bet"),
-                note="check facing a bet: call or fold, no raise",
-            )
+            return self._declared_check(facing)
         if verb is Verb.CALL:
-            if facing <= 0:
-                return Decision(
-                    Kind.CHECK,
-                    rule=p.cite("call_no_bet"),
-                    note="call with no bet to call is a check",
-                )
-            note = ""
-            if chips and sum(chips) != min(facing, self.stack[i]):
-                note = "verbal call prevails over the chips pushed"
-            return Decision(Kind.CALL, rule=p.cite("verbal") if note else "", note=note)
+            return self._declared_call(i, facing, chips)
         if verb is Verb.ALLIN:
             return self._allin(i, declared=True)
         if verb is Verb.AMOUNT:
             return self._silent_total(i, self.amount_to(i, say), amount_only=True)
-        # bet / raise / pot
+        return self._declared_raise(i, say, chips)  # bet / raise / pot
+
+    def _declared_fold(self, facing: int) -> Decision:
+        p = self.profile
+        if facing <= 0:
+            if p.open_fold is OpenFold.REFUSED:
+                raise RuleError(
+                    ErrorCode.FOLD_WHEN_CHECK,
+                    "folding is not permitted while a check is possible",
+                    p.cite("open_fold"),
+                )
+            return Decision(
+                Kind.FOLD,
+                rule=p.cite("open_fold"),
+                note="fold when a check was possible: binding, penalised",
+            )
+        return Decision(Kind.FOLD)
+
+    def _declared_check(self, facing: int) -> Decision:
+        if facing <= 0:
+            return Decision(Kind.CHECK)
+        return Decision(
+            Kind.PEND_CHECK,
+            rule=self.profile.cite("check_facing_bet"),
+            note="check facing a bet: call or fold, no raise",
+        )
+
+    def _declared_call(self, i: int, facing: int, chips: tuple[int, ...] | None) -> Decision:
+        p = self.profile
+        if facing <= 0:
+            return Decision(
+                Kind.CHECK,
+                rule=p.cite("call_no_bet"),
+                note="call with no bet to call is a check",
+            )
+        note = ""
+        if chips and sum(chips) != min(facing, self.stack[i]):
+            note = "verbal call prevails over the chips pushed"
+        return Decision(Kind.CALL, rule=p.cite("verbal") if note else "", note=note)
+
+    def _declared_raise(self, i: int, say: Say, chips: tuple[int, ...] | None) -> Decision:
+        """'Bet', 'raise' or 'pot' said, with an amount, with chips, or alone."""
+        p = self.profile
+        verb = say.verb
         if verb is Verb.POT and p.pot_declaration is PotDeclaration.VOID:
             raise RuleError(
                 ErrorCode.VOID_DECLARATION,
@@ -333,18 +355,7 @@ class Interpreter:
         if pushed == self.stack[i]:
             return self._allin(i, declared=False)
         if facing <= 0:
-            if self.cb == 0:
-                # tda 45, fpc 18-22: facing no bet, chips (even one big chip) are a bet
-                to = c + pushed
-                if to < self.bb:
-                    return Decision(
-                        Kind.RAISE,
-                        to=min(self.bb, c + self.stack[i]),
-                        rule=p.cite("underbet"),
-                        note=f"bet below the big blind: aligned to {self.bb}",
-                    )
-                return Decision(Kind.RAISE, to=to)
-            return self._silent_total(i, c + pushed)
+            return self._silent_chips_unopposed(i, pushed)
         if len(chips) == 1:
             chip = chips[0]
             if chip >= facing:
@@ -375,6 +386,22 @@ class Interpreter:
                 note=f"{len(chips)} chips facing {facing}: removing one leaves "
                 f"less than the call: call, change {pushed - facing} returned",
             )
+        return self._silent_total(i, c + pushed)
+
+    def _silent_chips_unopposed(self, i: int, pushed: int) -> Decision:
+        """Chips pushed silently with nothing to call."""
+        c = self.committed[i]
+        if self.cb == 0:
+            # tda 45, fpc 18-22: facing no bet, chips (even one big chip) are a bet
+            to = c + pushed
+            if to < self.bb:
+                return Decision(
+                    Kind.RAISE,
+                    to=min(self.bb, c + self.stack[i]),
+                    rule=self.profile.cite("underbet"),
+                    note=f"bet below the big blind: aligned to {self.bb}",
+                )
+            return Decision(Kind.RAISE, to=to)
         return self._silent_total(i, c + pushed)
 
     def _undersized_chip(self, i: int, chip: int) -> Decision:

@@ -61,6 +61,18 @@ class HandSetup:
 
     def validate(self) -> None:
         """Raise :class:`SetupError` for an impossible set-up."""
+        names, seat_numbers = self._validate_seats()
+        b = self.blinds
+        if b.bb <= 0 or b.sb < 0 or b.ante < 0:
+            raise SetupError("blinds must be positive (sb may be 0)")
+        if not self.denominations or any(d <= 0 for d in self.denominations):
+            raise SetupError("denominations must be positive")
+        self._validate_cards(names)
+        if self.big_blind is not None and self.big_blind not in seat_numbers:
+            raise SetupError("big_blind must be an occupied seat")
+
+    def _validate_seats(self) -> tuple[list[str], list[int]]:
+        """The players' names and seats, once checked."""
         if len(self.seats) < 2:
             raise SetupError("a hand needs at least two players")
         names = [s.player for s in self.seats]
@@ -74,11 +86,9 @@ class HandSetup:
                 raise SetupError(f"player {s.player} has no chips")
         if all(s.dead for s in self.seats):
             raise SetupError("every hand would be dead: nobody to play")
-        b = self.blinds
-        if b.bb <= 0 or b.sb < 0 or b.ante < 0:
-            raise SetupError("blinds must be positive (sb may be 0)")
-        if not self.denominations or any(d <= 0 for d in self.denominations):
-            raise SetupError("denominations must be positive")
+        return names, seat_numbers
+
+    def _validate_cards(self, names: list[str]) -> None:
         if set(self.hole) != set(names):
             raise SetupError("hole cards must be given for every player")
         cards = [c for pair in self.hole.values() for c in pair] + list(self.board)
@@ -86,5 +96,3 @@ class HandSetup:
             raise SetupError("the board must hold five cards")
         if len(set(cards)) != len(cards) or any(not 0 <= c < 52 for c in cards):
             raise SetupError("duplicate or invalid card")
-        if self.big_blind is not None and self.big_blind not in seat_numbers:
-            raise SetupError("big_blind must be an occupied seat")

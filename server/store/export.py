@@ -275,12 +275,34 @@ def _render(record: Mapping[str, Any], hero: str | None) -> str:
 
     lines.append("*** HOLE CARDS ***")
     if hero is not None:
-        hero_seat = next((s for s, n in hand.names.items() if n == hero), None)
-        cards = hole.get(hero_seat, shown.get(hero_seat)) if hero_seat is not None else None
-        if cards:
-            lines.append(f"Dealt to {hero} [{_cards(cards)}]")
+        _dealt_to(hand, hero, hole, shown)
 
     moves = [a for a in actions if a.get("action") not in _POST_ORDER]
+    _streets(hand, record, board, moves, street)
+    _showdown(hand, record, players, button, board, shown, mucked, blind_seat)
+    return "\n".join(lines) + "\n"
+
+
+def _dealt_to(
+    hand: _Hand, hero: str, hole: dict[int, list[str]], shown: dict[int, list[str]]
+) -> None:
+    hero_seat = next((s for s, n in hand.names.items() if n == hero), None)
+    cards = hole.get(hero_seat, shown.get(hero_seat)) if hero_seat is not None else None
+    if cards:
+        hand.lines.append(f"Dealt to {hero} [{_cards(cards)}]")
+
+
+def _streets(
+    hand: _Hand,
+    record: Mapping[str, Any],
+    board: list[str],
+    moves: list[Mapping[str, Any]],
+    preflop: _Street,
+) -> None:
+    """Each street dealt: its cards, its actions, and the uncalled bet returned after the
+    last street played. ``preflop``: the bets of the blinds."""
+    lines = hand.lines
+    street = preflop
     last_street = str(moves[-1].get("street", "preflop")) if moves else "preflop"
     returned_done = False
     for name in _STREETS:
@@ -302,9 +324,6 @@ def _render(record: Mapping[str, Any], hero: str | None) -> str:
             returned_done = True
     if not returned_done:
         lines.extend(_returned(record, hand))
-
-    _showdown(hand, record, players, button, board, shown, mucked, blind_seat)
-    return "\n".join(lines) + "\n"
 
 
 def _returned(record: Mapping[str, Any], hand: _Hand) -> list[str]:
@@ -350,6 +369,67 @@ def _showdown(
     order = sorted(seats, key=lambda s: (s <= button, s))  # from the button's left
     contenders = [s for s in order if s not in hand.folded]
     pots = [p for p in record.get("pots") or [] if int(p.get("amount", 0)) > 0]
+    won, collected = _collect(hand, pots)
+    descriptions = {s: _describe(cards, board) for s, cards in shown.items()}
+    showdown = len(contenders) >= 2
+    _show_hands(hand, contenders, shown, mucked, descriptions, collected)
+
+    lines.append("*** SUMMARY ***")
+    lines.append(_total_pot(pots))
+    if board:
+        lines.append(f"Board [{_cards(board)}]")
+    for seat in sorted(seats):
+        text = f"Seat {seat}: {hand.name(seat)}" + _positions(seat, button, blind_seat)
+        if showdown and seat in shown and seat not in hand.folded:
+            amount = won.get(seat, 0)
+            result = f"won ({amount})" if amount else "lost"
+            description = descriptions[seat]
+            text += f" showed [{_cards(shown[seat])}] and {result}"
+            text += f" with {description}" if description else ""
+        else:
+            text += _outcome(hand, seat, won.get(seat, 0))
+        lines.append(text)
+
+
+def _total_pot(pots: list[Mapping[str, Any]]) -> str:
+    total = sum(int(p["amount"]) for p in pots)
+    split = ""
+    if len(pots) > 1:
+        split = f" Main pot {pots[0]['amount']}."
+        for index in range(1, len(pots)):
+            split += f" {_pot_label(index, len(pots)).capitalize()} {pots[index]['amount']}."
+    return f"Total pot {total}{split} | Rake 0"
+
+
+def _positions(seat: int, button: int, blind_seat: dict[str, int]) -> str:
+    """`` (button)``, `` (small blind)``, `` (big blind)`` as the seat was."""
+    text = ""
+    if seat == button:
+        text += " (button)"
+    if seat == blind_seat.get("post_sb"):
+        text += " (small blind)"
+    if seat == blind_seat.get("post_bb"):
+        text += " (big blind)"
+    return text
+
+
+def _outcome(hand: _Hand, seat: int, amount: int) -> str:
+    """How the hand ended for a seat that did not show down: folded, collected or mucked."""
+    if seat in hand.folded:
+        fold_street = hand.folded[seat]
+        if fold_street == "preflop":
+            text = " folded before Flop"
+            if seat not in hand.bet_preflop:
+                text += " (didn't bet)"
+            return text
+        return f" folded on the {fold_street.capitalize()}"
+    if amount:
+        return f" collected ({amount})"
+    return " mucked"
+
+
+def _collect(hand: _Hand, pots: list[Mapping[str, Any]]) -> tuple[dict[int, int], list[str]]:
+    """What each seat won, and the "collected" lines (side pots are awarded first)."""
     won: dict[int, int] = {}
     collected: list[str] = []
     for index in reversed(range(len(pots))):  # side pots are awarded first
@@ -357,14 +437,25 @@ def _showdown(
         for seat, amount in _pot_shares(pots[index]):
             won[seat] = won.get(seat, 0) + amount
             collected.append(f"{hand.name(seat)} collected {amount} from {label}")
-    descriptions = {s: _describe(cards, board) for s, cards in shown.items()}
+    return won, collected
+
+
+def _show_hands(
+    hand: _Hand,
+    contenders: list[int],
+    shown: dict[int, list[str]],
+    mucked: set[int],
+    descriptions: dict[int, str | None],
+    collected: list[str],
+) -> None:
+    """The show down (two hands or more left), or the uncontested winner; the pots."""
+    lines = hand.lines
 
     def shows(seat: int) -> str:
         text = f"{hand.name(seat)}: shows [{_cards(shown[seat])}]"
         return text + (f" ({descriptions[seat]})" if descriptions[seat] else "")
 
-    showdown = len(contenders) >= 2
-    if showdown:
+    if len(contenders) >= 2:
         lines.append("*** SHOW DOWN ***")
         for seat in contenders:
             if seat in shown:
@@ -376,41 +467,3 @@ def _showdown(
         lines.extend(collected)
         for seat in contenders:
             lines.append(shows(seat) if seat in shown else f"{hand.name(seat)}: doesn't show hand")
-
-    lines.append("*** SUMMARY ***")
-    total = sum(int(p["amount"]) for p in pots)
-    split = ""
-    if len(pots) > 1:
-        split = f" Main pot {pots[0]['amount']}."
-        for index in range(1, len(pots)):
-            split += f" {_pot_label(index, len(pots)).capitalize()} {pots[index]['amount']}."
-    lines.append(f"Total pot {total}{split} | Rake 0")
-    if board:
-        lines.append(f"Board [{_cards(board)}]")
-    for seat in sorted(seats):
-        text = f"Seat {seat}: {hand.name(seat)}"
-        if seat == button:
-            text += " (button)"
-        if seat == blind_seat.get("post_sb"):
-            text += " (small blind)"
-        if seat == blind_seat.get("post_bb"):
-            text += " (big blind)"
-        amount = won.get(seat, 0)
-        if seat in hand.folded:
-            fold_street = hand.folded[seat]
-            if fold_street == "preflop":
-                text += " folded before Flop"
-                if seat not in hand.bet_preflop:
-                    text += " (didn't bet)"
-            else:
-                text += f" folded on the {fold_street.capitalize()}"
-        elif showdown and seat in shown:
-            result = f"won ({amount})" if amount else "lost"
-            description = descriptions[seat]
-            text += f" showed [{_cards(shown[seat])}] and {result}"
-            text += f" with {description}" if description else ""
-        elif amount:
-            text += f" collected ({amount})"
-        else:
-            text += " mucked"
-        lines.append(text)

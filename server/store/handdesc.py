@@ -6,7 +6,7 @@ Pure Python over card strings (``"Ah"``, ``"Td"``): the best five of up to seven
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 __all__ = ["describe_hand"]
@@ -48,17 +48,26 @@ def _score(cards: Sequence[tuple[int, str]]) -> Score:
     """(category, tie-break ranks) of exactly five (rank, suit) cards."""
     ranks = sorted((r for r, _ in cards), reverse=True)
     flush = len({s for _, s in cards}) == 1
-    unique = sorted(set(ranks), reverse=True)
-    top: int | None = None
-    if len(unique) == 5:
-        if unique[0] - unique[4] == 4:
-            top = unique[0]
-        elif unique == [12, 3, 2, 1, 0]:  # the wheel, Ace to Five
-            top = 3
+    top = _straight_top(sorted(set(ranks), reverse=True))
     if top is not None:
         return (_STRAIGHT_FLUSH if flush else _STRAIGHT, (top,))
     if flush:
         return (_FLUSH, tuple(ranks))
+    return _grouped(ranks)
+
+
+def _straight_top(unique: list[int]) -> int | None:
+    """The top rank of a straight of five distinct ranks (high first), or None."""
+    if len(unique) == 5:
+        if unique[0] - unique[4] == 4:
+            return unique[0]
+        if unique == [12, 3, 2, 1, 0]:  # the wheel, Ace to Five
+            return 3
+    return None
+
+
+def _grouped(ranks: list[int]) -> Score:
+    """The score of five ranks that make no straight and no flush: pairs, trips, quads."""
     counts = Counter(ranks)
     groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     order = tuple(r for r, _ in groups)
@@ -90,23 +99,29 @@ def describe_hand(cards: Sequence[str]) -> str:
         best = max(counts, key=lambda r: (counts[r], r))
         return f"a pair of {_PLURALS[best]}" if counts[best] >= 2 else f"high card {_NAMES[best]}"
     category, ranks = max(_score(five) for five in combinations(parsed, 5))
-    first = ranks[0]
-    if category == _STRAIGHT_FLUSH:
-        if first == 12:
-            return "a Royal Flush"
-        return f"a straight flush, {_NAMES[first - 4] if first != 3 else 'Ace'} to {_NAMES[first]}"
-    if category == _QUADS:
-        return f"four of a kind, {_PLURALS[first]}"
-    if category == _FULL:
-        return f"a full house, {_PLURALS[first]} full of {_PLURALS[ranks[1]]}"
-    if category == _FLUSH:
-        return f"a flush, {_NAMES[first]} high"
-    if category == _STRAIGHT:
-        return f"a straight, {_NAMES[first - 4] if first != 3 else 'Ace'} to {_NAMES[first]}"
-    if category == _TRIPS:
-        return f"three of a kind, {_PLURALS[first]}"
-    if category == _TWO_PAIR:
-        return f"two pair, {_PLURALS[first]} and {_PLURALS[ranks[1]]}"
-    if category == _PAIR:
-        return f"a pair of {_PLURALS[first]}"
-    return f"high card {_NAMES[first]}"
+    return _DESCRIPTIONS[category](ranks)
+
+
+def _straight_words(top: int) -> str:
+    """``Ten to Ace``, ``Ace to Five``."""
+    return f"{_NAMES[top - 4] if top != 3 else 'Ace'} to {_NAMES[top]}"
+
+
+def _straight_flush(ranks: tuple[int, ...]) -> str:
+    if ranks[0] == 12:
+        return "a Royal Flush"
+    return f"a straight flush, {_straight_words(ranks[0])}"
+
+
+_DESCRIPTIONS: dict[int, Callable[[tuple[int, ...]], str]] = {
+    _STRAIGHT_FLUSH: _straight_flush,
+    _QUADS: lambda r: f"four of a kind, {_PLURALS[r[0]]}",
+    _FULL: lambda r: f"a full house, {_PLURALS[r[0]]} full of {_PLURALS[r[1]]}",
+    _FLUSH: lambda r: f"a flush, {_NAMES[r[0]]} high",
+    _STRAIGHT: lambda r: f"a straight, {_straight_words(r[0])}",
+    _TRIPS: lambda r: f"three of a kind, {_PLURALS[r[0]]}",
+    _TWO_PAIR: lambda r: f"two pair, {_PLURALS[r[0]]} and {_PLURALS[r[1]]}",
+    _PAIR: lambda r: f"a pair of {_PLURALS[r[0]]}",
+    _HIGH: lambda r: f"high card {_NAMES[r[0]]}",
+}
+"""The words of each category, from its tie-break ranks (the highest first)."""

@@ -255,40 +255,50 @@ class Store:
         if batch.record is not None:
             hand, data = batch.record
             record = (table, hand, _dump(data))
-        db = self._db
         try:
             self._rollback()  # left open by a ROLLBACK that failed (e.g. an I/O error)
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if rows and not self._follows(table, rows):
-                    db.execute("ROLLBACK")  # the batch is already stored: nothing to write
-                    return
-                db.executemany(
-                    "INSERT INTO events (table_id, seq, kind, payload) VALUES (?, ?, ?, ?)", rows
-                )
-                if snapshot is not None:
-                    db.execute(
-                        "INSERT OR REPLACE INTO snapshots (table_id, hand, seq, snapshot) "
-                        "VALUES (?, ?, ?, ?)",
-                        snapshot,
-                    )
-                if record is not None:
-                    db.execute(
-                        "INSERT OR REPLACE INTO hand_records (table_id, hand, record) "
-                        "VALUES (?, ?, ?)",
-                        record,
-                    )
-                db.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
+            written = self._transaction(table, rows, snapshot, record)
         except sqlite3.ProgrammingError:
             raise  # a closed store, a misuse: a bug, not an unavailable disk
         except sqlite3.DatabaseError as exc:
             self._last.pop(table, None)  # re-read from the file next time
             raise _unavailable(f"table {table!r}", exc) from exc
-        if rows:
+        if rows and written:
             self._last[table] = rows[-1][1]
+
+    def _transaction(
+        self,
+        table: str,
+        rows: list[tuple[str, int, str, str]],
+        snapshot: tuple[str, int, int, str] | None,
+        record: tuple[str, int, str] | None,
+    ) -> bool:
+        """One transaction; False if the batch was already stored (nothing written)."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if rows and not self._follows(table, rows):
+                db.execute("ROLLBACK")  # the batch is already stored: nothing to write
+                return False
+            db.executemany(
+                "INSERT INTO events (table_id, seq, kind, payload) VALUES (?, ?, ?, ?)", rows
+            )
+            if snapshot is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO snapshots (table_id, hand, seq, snapshot) "
+                    "VALUES (?, ?, ?, ?)",
+                    snapshot,
+                )
+            if record is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO hand_records (table_id, hand, record) VALUES (?, ?, ?)",
+                    record,
+                )
+            db.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
+        return True
 
     def _follows(self, table: str, rows: list[tuple[str, int, str, str]]) -> bool:
         """In the write transaction: True if ``rows`` follow the stored events exactly, False

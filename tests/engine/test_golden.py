@@ -73,31 +73,39 @@ def first_mismatch(expected: Any, actual: Any, path: str = "$") -> tuple[str, An
     if actual is _MISSING:
         return (path, expected, "<missing>")
     if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return (path, expected, actual)
-        for key, value in expected.items():
-            sub = f"{path}.{key}"
-            if key in UNORDERED and isinstance(value, list) and isinstance(actual.get(key), list):
-                if sorted(map(str, value)) != sorted(map(str, actual[key])):
-                    return (sub, value, actual[key])
-                continue
-            found = first_mismatch(value, actual.get(key, _MISSING), sub)
-            if found:
-                return found
-        return None
+        return _dict_mismatch(expected, actual, path)
     if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return (f"{path} (length)", expected, actual)
-        for i, (exp, act) in enumerate(zip(expected, actual, strict=True)):
-            found = first_mismatch(exp, act, f"{path}[{i}]")
-            if found:
-                return found
-        return None
+        return _list_mismatch(expected, actual, path)
     if isinstance(expected, bool) or isinstance(actual, bool):
         ok = type(expected) is type(actual) and expected == actual
     else:
         ok = expected == actual
     return None if ok else (path, expected, actual)
+
+
+def _dict_mismatch(expected: dict[str, Any], actual: Any, path: str) -> tuple[str, Any, Any] | None:
+    if not isinstance(actual, dict):
+        return (path, expected, actual)
+    for key, value in expected.items():
+        sub = f"{path}.{key}"
+        if key in UNORDERED and isinstance(value, list) and isinstance(actual.get(key), list):
+            if sorted(map(str, value)) != sorted(map(str, actual[key])):
+                return (sub, value, actual[key])
+            continue
+        found = first_mismatch(value, actual.get(key, _MISSING), sub)
+        if found:
+            return found
+    return None
+
+
+def _list_mismatch(expected: list[Any], actual: Any, path: str) -> tuple[str, Any, Any] | None:
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        return (f"{path} (length)", expected, actual)
+    for i, (exp, act) in enumerate(zip(expected, actual, strict=True)):
+        found = first_mismatch(exp, act, f"{path}[{i}]")
+        if found:
+            return found
+    return None
 
 
 def event_mismatch(expected: dict[str, Any], events: list[dict[str, Any]]) -> str | None:

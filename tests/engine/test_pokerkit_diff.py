@@ -145,35 +145,12 @@ def compare(rs: RandomSetup, stream: Stream) -> Outcome:
         ours = engine_view(hand, menu, pos) if menu is not None else None
         view = ours
         if ours != theirs:
-            if (
-                theirs is not None
-                and theirs.call == 0
-                and not theirs.can_raise
-                and (ours is None or ours.player != theirs.player)
-            ):
-                # PokerKit asks for a check that cannot matter (nobody left to bet against);
-                # our engine skips the player. Not a disagreement.
+            verdict = _menus_differ(hand, rs, ours, theirs, out)
+            if verdict == "stop":
+                return out
+            if verdict == "pass":
                 pokerkit_apply(state, Decision("call"))
                 continue
-            if (
-                ours is not None
-                and theirs is not None
-                and ours.player == theirs.player
-                and ours.call == theirs.call
-                and ours.can_raise != theirs.can_raise
-            ):
-                if not ours.can_raise and hand.blocked(hand.to_act):
-                    out.classes["blocked"] += 1
-                    view = ours
-                else:
-                    out.failure = f"menus differ: ours {ours}, PokerKit {theirs}"
-                    return out
-            elif hand.street is Street.PREFLOP and _short_bb(hand, rs):
-                out.skipped = "short_bb"
-                return out
-            else:
-                out.failure = f"menus differ: ours {ours}, PokerKit {theirs}"
-                return out
         if menu is None:
             if hand.phase is Phase.SHOWDOWN:
                 hand.auto_showdown()
@@ -183,12 +160,61 @@ def compare(rs: RandomSetup, stream: Stream) -> Outcome:
         out.log.append(f"{menu.player} {d.verb}{f' {d.to}' if d.verb == 'raise' else ''}")
         engine_act(hand, menu, d)
         pokerkit_apply(state, d)
+    _compare_ends(hand, state, rs, order, out)
+    return out
+
+
+def _pointless_check(ours: View | None, theirs: View | None) -> bool:
+    """PokerKit asks for a check that cannot matter (nobody left to bet against); our engine
+    skips the player. Not a disagreement."""
+    return (
+        theirs is not None
+        and theirs.call == 0
+        and not theirs.can_raise
+        and (ours is None or ours.player != theirs.player)
+    )
+
+
+def _only_can_raise_differs(ours: View | None, theirs: View | None) -> bool:
+    return (
+        ours is not None
+        and theirs is not None
+        and ours.player == theirs.player
+        and ours.call == theirs.call
+        and ours.can_raise != theirs.can_raise
+    )
+
+
+def _menus_differ(
+    hand: Hand, rs: RandomSetup, ours: View | None, theirs: View | None, out: Outcome
+) -> str:
+    """What to do when the menus differ: ``"pass"`` (PokerKit's pointless check: not a
+    disagreement, answer it), ``"go"`` (a known difference, counted in ``out``) or
+    ``"stop"`` (``out`` says why)."""
+    if _pointless_check(ours, theirs):
+        return "pass"
+    if _only_can_raise_differs(ours, theirs):
+        assert ours is not None
+        if not ours.can_raise and hand.blocked(hand.to_act):
+            out.classes["blocked"] += 1
+            return "go"
+        out.failure = f"menus differ: ours {ours}, PokerKit {theirs}"
+        return "stop"
+    if hand.street is Street.PREFLOP and _short_bb(hand, rs):
+        out.skipped = "short_bb"
+        return "stop"
+    out.failure = f"menus differ: ours {ours}, PokerKit {theirs}"
+    return "stop"
+
+
+def _compare_ends(hand: Hand, state: Any, rs: RandomSetup, order: list[int], out: Outcome) -> None:
+    """Both hands finished with the same stacks (or PokerKit's odd-chip split)."""
     if not hand.finished:
         out.failure = f"our hand is not finished (phase {hand.phase})"
-        return out
+        return
     if state.status:
         out.failure = "the PokerKit hand is not finished"
-        return out
+        return
     ours_end = hand.stacks()
     theirs_end = pokerkit_stacks(state, rs, order)
     if ours_end != theirs_end:
@@ -196,7 +222,6 @@ def compare(rs: RandomSetup, stream: Stream) -> Outcome:
             out.classes["odd_chip"] += 1
         else:
             out.failure = f"final stacks differ: ours {ours_end}, PokerKit {theirs_end}"
-    return out
 
 
 # --------------------------------------------------------------------------- random hands

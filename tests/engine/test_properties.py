@@ -180,16 +180,20 @@ def check_menu_entries(hand: Hand, menu: Menu, total: int, rng: random.Random) -
 
 
 def random_gesture(data: st.DataObject, hand: Hand) -> Any:
-    names = hand.names
     if hand.phase is Phase.SHOWDOWN:
         kind = data.draw(st.integers(0, 3), label="showdown gesture")
-        player = data.draw(st.sampled_from(names), label="player")
+        player = data.draw(st.sampled_from(hand.names), label="player")
         if kind == 0:
             return Show(player=player)
         if kind == 1:
             return Muck(player=player)
         if kind == 2:
             return None  # auto_showdown
+    return _betting_gesture(data, hand)
+
+
+def _betting_gesture(data: st.DataObject, hand: Hand) -> Act:
+    names = hand.names
     kind = data.draw(st.integers(0, 99), label="gesture kind")
     if hand.to_act >= 0 and data.draw(st.integers(0, 4), label="in turn") > 0:
         player = names[hand.to_act]
@@ -198,40 +202,57 @@ def random_gesture(data: st.DataObject, hand: Hand) -> Any:
     say: Say | None = None
     chips: tuple[int, ...] | None = None
     if kind < 35:
-        menu = hand.menu()
-        if menu is not None:
-            rng = random.Random(data.draw(st.integers(0, 2**16), label="menu choice"))
-            options = menu_options(menu, rng)
-            if options:
-                say = options[data.draw(st.integers(0, len(options) - 1))][0]
-                return Act(player=menu.player, say=say)
+        from_menu = _menu_gesture(data, hand)
+        if from_menu is not None:
+            return from_menu
     if kind < 85 and (kind >= 60 or data.draw(st.booleans(), label="declare")):
-        verb = data.draw(st.sampled_from(list(Verb)), label="verb")
-        amount = data.draw(
-            st.one_of(
-                st.none(),
-                st.integers(-5, 5),
-                st.integers(1, 400).map(lambda k: k * UNIT),
-                st.integers(1, 20_000),
-            ),
-            label="amount",
-        )
-        form = data.draw(st.sampled_from(list(Form)), label="form")
-        say = Say(verb=verb, amount=amount, form=form)
+        say = _random_say(data)
     if say is None or data.draw(st.integers(0, 3), label="with chips") == 0:
-        chips = tuple(
-            data.draw(
-                st.lists(
-                    st.sampled_from(CHIPS),
-                    min_size=0 if say is not None else 1,
-                    max_size=6,
-                ),
-                label="chips",
-            )
-        )
-        if chips and data.draw(st.integers(0, 19), label="bad chip") == 0:
-            chips = (*chips[:-1], 30)  # not a chip in play
+        chips = _random_chips(data, say)
     return Act(player=player, say=say, chips=chips)
+
+
+def _menu_gesture(data: st.DataObject, hand: Hand) -> Act | None:
+    """A legal choice of the player to act, said (None if there is none)."""
+    menu = hand.menu()
+    if menu is not None:
+        rng = random.Random(data.draw(st.integers(0, 2**16), label="menu choice"))
+        options = menu_options(menu, rng)
+        if options:
+            say = options[data.draw(st.integers(0, len(options) - 1))][0]
+            return Act(player=menu.player, say=say)
+    return None
+
+
+def _random_say(data: st.DataObject) -> Say:
+    verb = data.draw(st.sampled_from(list(Verb)), label="verb")
+    amount = data.draw(
+        st.one_of(
+            st.none(),
+            st.integers(-5, 5),
+            st.integers(1, 400).map(lambda k: k * UNIT),
+            st.integers(1, 20_000),
+        ),
+        label="amount",
+    )
+    form = data.draw(st.sampled_from(list(Form)), label="form")
+    return Say(verb=verb, amount=amount, form=form)
+
+
+def _random_chips(data: st.DataObject, say: Say | None) -> tuple[int, ...]:
+    chips = tuple(
+        data.draw(
+            st.lists(
+                st.sampled_from(CHIPS),
+                min_size=0 if say is not None else 1,
+                max_size=6,
+            ),
+            label="chips",
+        )
+    )
+    if chips and data.draw(st.integers(0, 19), label="bad chip") == 0:
+        chips = (*chips[:-1], 30)  # not a chip in play
+    return chips
 
 
 # --------------------------------------------------------------------------- the property

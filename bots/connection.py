@@ -1,0 +1,293 @@
+"""The connection of a bot: one websocket, what goes out and what comes in.
+
+:class:`BotConnection` sends frames under the server's rate limit, matches replies to requests,
+decodes and validates every frame it receives (:func:`protocol.decode_server`) and hands each
+message to :meth:`BotConnection._receive`; when the connection drops it reconnects (to the
+same server, or another one of the deployment) and lets the bot say who it is again
+(:meth:`BotConnection._resume`). What the messages mean for the game is the bot's part:
+:class:`~bots.client.Bot`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import itertools
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
+
+from protocol import PROTOCOL_VERSION, ProtocolError, decode_server, encode
+from protocol import messages as m
+
+from .stats import Stats
+
+__all__ = ["SEND_RATE", "BotConnection", "BotError", "next_id"]
+
+log = logging.getLogger("brasseur.bots")
+
+SEND_RATE = 40.0
+"""Frames per second a bot allows itself (the gateway allows 50, bursts of 100)."""
+
+
+class BotError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+_ids = itertools.count(1)
+
+
+def next_id() -> int:
+    """A request id, unique in this process."""
+    return next(_ids)
+
+
+class BotConnection:
+    """One websocket connection to the server. ``urls``: other servers of the same
+    deployment, tried in turn when ``url`` refuses to reconnect."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        nickname: str = "bot",
+        stats: Stats | None = None,
+        reconnect: bool = True,
+        compression: str | None = None,
+        trace: int = 0,
+        urls: Sequence[str] = (),
+    ) -> None:
+        self.url = url
+        self.urls = [u for u in urls if u]
+        """Other servers of the same deployment, tried in turn when ``url`` refuses to
+        reconnect (its process died: another one took its tables over)."""
+        self._refused: dict[str, float] = {}
+        """When each server last refused a connection (monotonic)."""
+        self.nickname = nickname
+        self.stats = stats or Stats()
+        self.reconnect = reconnect
+        self.compression = compression
+        self.trace: collections.deque[str] | None = (
+            collections.deque(maxlen=trace) if trace else None
+        )
+        """The last ``trace`` messages received, attached to the first violations of each kind."""
+        self.ws: ClientConnection | None = None
+        self.session: str | None = None
+        self.on_message: Callable[[m.Message], None] | None = None
+        """Optional hook called with every decoded message (tests, tracing)."""
+        self._reader: asyncio.Task[None] | None = None
+        self._waiters: list[tuple[Callable[[m.Message], bool], asyncio.Future[m.Message]]] = []
+        self._closing = False
+        self._tokens = 80.0
+        self._refilled = time.monotonic()
+        self._progress = asyncio.Event()
+        """Set when something a waiting play loop looks at may have changed (and when the
+        connection ends)."""
+        self.closed = asyncio.Event()
+        """Set when the bot stops for good (closed, or the connection was lost for good)."""
+
+    # ------------------------------------------------------------------ what the bot does
+
+    async def _receive(self, msg: m.Message) -> None:
+        """Every message received (decoded and valid), after the waiting requests saw it."""
+
+    def _can_resume(self) -> bool:
+        """The bot holds what brings it back after a reconnection (a seat or player token)."""
+        return False
+
+    async def _resume(self) -> None:
+        """Say who we are again on a new connection (``_can_resume`` said we can)."""
+
+    # ------------------------------------------------------------------ connection
+
+    async def _open(self, url: str | None = None) -> ClientConnection:
+        ws = await websockets.connect(
+            url or self.url,
+            max_size=2**20,
+            compression=self.compression,
+            ping_interval=None,
+            open_timeout=60,
+            close_timeout=2,
+        )
+        self.stats.connections += 1
+        return ws
+
+    async def _start(self) -> None:
+        """Open the connection and start reading it."""
+        self.ws = await self._open()
+        self._reader = asyncio.create_task(self._read_loop(), name=f"bot-{self.nickname}")
+
+    async def connect(self, token: str | None = None, timeout: float = 60.0) -> m.Welcome:
+        """Open the connection and say hello (with an invite or seat token, if any)."""
+        await self._start()
+        welcome = await self.request(
+            m.Hello(version=PROTOCOL_VERSION, nickname=self.nickname, token=token),
+            lambda msg: isinstance(msg, m.Welcome),
+            timeout,
+        )
+        assert isinstance(welcome, m.Welcome)
+        self.session = welcome.session
+        return welcome
+
+    async def close(self) -> None:
+        self._closing = True
+        await self._shut()
+        self.closed.set()
+
+    async def _shut(self) -> None:
+        """Close the connection and stop reading it."""
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 2)
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+    def drop(self) -> None:
+        """Cut the connection abruptly, as a network failure would (the bot resumes)."""
+        if self.ws is not None:
+            self.ws.transport.abort()
+
+    # ------------------------------------------------------------------ sending
+
+    def _budget(self) -> float:
+        """Frames we may still send now (a token bucket under the server's 50/s limit)."""
+        now = time.monotonic()
+        self._tokens = min(80.0, self._tokens + (now - self._refilled) * SEND_RATE)
+        self._refilled = now
+        return self._tokens
+
+    async def send(self, message: m.Message) -> None:
+        ws = self.ws
+        if ws is None:
+            raise BotError("not_connected", "connect first")
+        while self._budget() < 1:
+            await asyncio.sleep(1.0 / SEND_RATE)
+        self._tokens -= 1
+        self.stats.sent += 1
+        with contextlib.suppress(ConnectionClosed):  # the read loop notices and resumes
+            await ws.send(encode(message))
+
+    async def send_raw(self, frame: bytes) -> None:
+        """Send bytes as they are (malformed-frame tests only)."""
+        assert self.ws is not None
+        await self.ws.send(frame)
+
+    # ------------------------------------------------------------------ requests
+
+    def _expect(self, match: Callable[[m.Message], bool]) -> asyncio.Future[m.Message]:
+        future: asyncio.Future[m.Message] = asyncio.get_running_loop().create_future()
+        self._waiters.append((match, future))
+        return future
+
+    async def request(
+        self,
+        message: m.Message,
+        match: Callable[[m.Message], bool],
+        timeout: float = 60.0,
+        ref: int | None = None,
+    ) -> m.Message:
+        """Send ``message`` and wait for the first reply ``match`` accepts. An error reply
+        (with this ``ref``, or with no ref) raises :class:`BotError`."""
+
+        def matches(msg: m.Message) -> bool:
+            if isinstance(msg, m.Error):
+                return msg.ref is None or msg.ref == ref
+            return match(msg)
+
+        future = self._expect(matches)
+        await self.send(message)
+        try:
+            reply = await asyncio.wait_for(future, timeout)
+        finally:
+            self._waiters = [w for w in self._waiters if w[1] is not future]
+        if isinstance(reply, m.Error):
+            raise BotError(reply.code, reply.message)
+        return reply
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _read_loop(self) -> None:
+        try:
+            while await self._read_connection():
+                pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot %s: read loop failed", self.nickname)
+            self.stats.error("bot_crash")
+        finally:
+            for _, future in self._waiters:
+                if not future.done():
+                    future.set_exception(BotError("connection_lost", "the connection closed"))
+            self.closed.set()
+            self._progress.set()
+
+    async def _read_connection(self) -> bool:
+        """Read the connection until it closes; True if a new one replaces it (read on)."""
+        ws = self.ws
+        assert ws is not None
+        try:
+            async for frame in ws:
+                await self._on_frame(frame)
+        except ConnectionClosed:
+            pass
+        if self._closing:
+            return False
+        if not (self.reconnect and self._can_resume() and await self._reconnect()):
+            if not self._closing:
+                self.stats.error("connection_lost")
+            return False
+        return True
+
+    async def _reconnect(self) -> bool:
+        delay = 0.05
+        candidates = [self.url, *(u for u in self.urls if u != self.url)]
+        for attempt in range(20 * len(candidates)):
+            if self._closing:
+                return False
+            url = candidates[attempt % len(candidates)]
+            try:
+                self.ws = await self._open(url)
+            except (OSError, TimeoutError, websockets.InvalidHandshake):
+                self._refused[url] = time.monotonic()
+                if attempt % len(candidates) == len(candidates) - 1:
+                    await asyncio.sleep(delay)
+                    delay = min(2.0, delay * 2)
+                continue
+            self.url = url
+            self.stats.reconnects += 1
+            await self._resume()
+            return True
+        return False
+
+    async def _on_frame(self, frame: bytes | str) -> None:
+        self.stats.frames += 1
+        try:
+            msg = decode_server(frame)
+        except ProtocolError as exc:
+            self._violation("bad_frame", f"{exc.code}: {exc.message}")
+            return
+        if self.on_message is not None:
+            self.on_message(msg)
+        if self.trace is not None:
+            self.trace.append(f"{time.monotonic():.3f} {msg}"[:300])
+        if self._waiters:
+            for match, future in list(self._waiters):
+                if not future.done() and match(msg):
+                    future.set_result(msg)
+        await self._receive(msg)
+
+    def _violation(self, kind: str, detail: str) -> None:
+        self.stats.violation(kind, f"[{self.nickname}] {detail}")
+        if self.trace is not None and self.stats.violations[kind] <= 2:
+            self.stats.traces.append([f"{kind}: {detail}", *self.trace])

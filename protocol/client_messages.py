@@ -1,0 +1,250 @@
+"""The messages a client sends to the server (see :mod:`protocol.messages`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .base import BIG, CHIPS, NAME, TEXT, Message, _f
+
+__all__ = [
+    "Abandon",
+    "Act",
+    "CallClock",
+    "CallDirector",
+    "Chat",
+    "CreateTable",
+    "Cut",
+    "Direct",
+    "FollowTournament",
+    "Hello",
+    "JoinTable",
+    "LeaveTable",
+    "Muck",
+    "Ping",
+    "Register",
+    "Resync",
+    "Show",
+    "SitIn",
+    "SitOut",
+    "TakeSeat",
+    "UseTimeBank",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hello(Message):
+    """First frame of a connection. ``token``: a seat or invite token (friends mode);
+    ``session``+``last_seq``: resume a previous connection."""
+
+    TYPE: ClassVar[str] = "hello"
+    version: int = _f(1000)
+    nickname: str | None = _f(NAME, None)
+    token: str | None = _f(1024, None)
+    session: str | None = _f(128, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JoinTable(Message):
+    """Watch a table (spectators get a delayed view), or come back to one's seat."""
+
+    TYPE: ClassVar[str] = "join"
+    table: str = _f(NAME)
+    last_seq: int | None = _f(BIG, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeaveTable(Message):
+    TYPE: ClassVar[str] = "leave"
+    table: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeSeat(Message):
+    """Sit at ``seat`` with a seat token (bound to that table and seat)."""
+
+    TYPE: ClassVar[str] = "sit"
+    table: str = _f(NAME)
+    seat: int = _f(10)
+    token: str = _f(1024)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Act(Message):
+    """A declaration (``verb``/``amount``/``form``), chips pushed in one motion, or both:
+    the two channels of a live table (cdc 9.4)."""
+
+    TYPE: ClassVar[str] = "act"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    verb: str | None = _f(16, None)
+    amount: int | None = _f(BIG, None)
+    form: str | None = _f(16, None)
+    chips: tuple[int, ...] | None = _f(CHIPS, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cut(Message):
+    """The cut, sent by the player on the dealer's right (cdc 5.2)."""
+
+    TYPE: ClassVar[str] = "cut"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    position: int = _f(51)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallClock(Message):
+    """Call the "Time" on the player to act (cdc 3.5, tda 27)."""
+
+    TYPE: ClassVar[str] = "clock"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UseTimeBank(Message):
+    TYPE: ClassVar[str] = "timebank"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitOut(Message):
+    TYPE: ClassVar[str] = "sitout"
+    table: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitIn(Message):
+    TYPE: ClassVar[str] = "sitin"
+    table: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Show(Message):
+    TYPE: ClassVar[str] = "show"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Muck(Message):
+    TYPE: ClassVar[str] = "muck"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chat(Message):
+    TYPE: ClassVar[str] = "chat"
+    table: str = _f(NAME)
+    text: str = _f(TEXT)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ping(Message):
+    TYPE: ClassVar[str] = "ping"
+    nonce: int = _f(BIG)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resync(Message):
+    """Send me every event of ``table`` after ``last_seq`` (or a snapshot)."""
+
+    TYPE: ClassVar[str] = "resync"
+    table: str = _f(NAME)
+    last_seq: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateTable(Message):
+    """Create a friends table; the answer is ``table_created`` with its invite token."""
+
+    TYPE: ClassVar[str] = "create"
+    name: str = _f(NAME)
+    profile: str = _f(8, "cdc")
+    sb: int = _f(BIG, 50)
+    bb: int = _f(BIG, 100)
+    ante: int = _f(BIG, 0)
+    ante_format: str = _f(16, "none")
+    max_seats: int = _f(10, 9)
+    starting_stack: int = _f(BIG, 10_000)
+    action_seconds: int = _f(3600, 30)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Register(Message):
+    """Register for a tournament under the ``hello`` nickname; the answer is ``registered``
+    with a player token (keep it: it brings you back to your seat wherever you are moved)."""
+
+    TYPE: ClassVar[str] = "register"
+    tournament: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FollowTournament(Message):
+    """Watch a tournament (``tournament`` state events). With a player ``token``, also sit at
+    your current table and seat, and follow every move (``moved``)."""
+
+    TYPE: ClassVar[str] = "follow"
+    tournament: str = _f(NAME)
+    token: str | None = _f(1024, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Abandon(Message):
+    """A player announces he leaves the tournament (cdc 1.9): his chips are removed and he is
+    ranked at once. Needs the player token; cannot be undone."""
+
+    TYPE: ClassVar[str] = "abandon"
+    tournament: str = _f(NAME)
+    token: str = _f(1024)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallDirector(Message):
+    """A tournament player calls the director to his table (a dispute, a question): the call
+    waits in the director's console for a ruling, which is said at the table."""
+
+    TYPE: ClassVar[str] = "call_director"
+    table: str = _f(NAME)
+    hand: int | None = _f(BIG, None)
+    text: str = _f(300, "")
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Direct(Message):
+    """A director's command (director token): ``op`` is one of start, pause, resume, move,
+    warn, penalty, disqualify, adjust, rule, folded (see docs/protocol.md)."""
+
+    TYPE: ClassVar[str] = "direct"
+    tournament: str = _f(NAME)
+    token: str = _f(1024)
+    op: str = _f(16)
+    player: str | None = _f(NAME, None)
+    table: str | None = _f(NAME, None)
+    seat: int | None = _f(10, None)
+    amount: int | None = _f(BIG, None)
+    hands: int | None = _f(1000, None)
+    text: str | None = _f(TEXT, None)
+    id: int | None = _f(BIG, None)

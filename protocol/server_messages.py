@@ -1,0 +1,310 @@
+"""The messages the server sends to clients (see :mod:`protocol.messages`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .base import BIG, NAME, TEXT, Message, _f
+
+__all__ = [
+    "ActionEvent",
+    "BoardEvent",
+    "ChatEvent",
+    "ClockEvent",
+    "CutPrompt",
+    "Error",
+    "HandEnd",
+    "HandStart",
+    "HoleCards",
+    "HoleProof",
+    "Moved",
+    "Notice",
+    "Pong",
+    "PotAwarded",
+    "Registered",
+    "SeatEvent",
+    "Seated",
+    "ShownEvent",
+    "Snapshot",
+    "TableCreated",
+    "TournamentState",
+    "Turn",
+    "Welcome",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Welcome(Message):
+    TYPE: ClassVar[str] = "welcome"
+    version: int = _f(1000)
+    session: str = _f(128)
+    server: str = _f(NAME)
+    nickname: str | None = _f(NAME, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Error(Message):
+    """A refused frame or command. ``code`` is stable (protocol/errors.py, or ``rule.*``)."""
+
+    TYPE: ClassVar[str] = "error"
+    code: str = _f(64)
+    message: str = _f(TEXT)
+    rule: str | None = _f(NAME, None)
+    ref: int | None = _f(BIG, None)
+    table: str | None = _f(NAME, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pong(Message):
+    TYPE: ClassVar[str] = "pong"
+    nonce: int = _f(BIG)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snapshot(Message):
+    """The whole visible state of a table for this recipient, at sequence ``seq``."""
+
+    TYPE: ClassVar[str] = "snapshot"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    state: dict[str, Any] = _f(4096)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatEvent(Message):
+    """A seat changed: someone sat, left, sat out, came back, connected or disconnected."""
+
+    TYPE: ClassVar[str] = "seat"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    seat: int = _f(10)
+    player: str | None = _f(NAME, None)
+    stack: int = _f(BIG, 0)
+    status: str = _f(16, "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandStart(Message):
+    TYPE: ClassVar[str] = "hand_start"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    button: int = _f(10)
+    small_blind: int | None = _f(10, None)
+    big_blind: int = _f(10)
+    blinds: tuple[int, ...] = _f(4)
+    stacks: dict[str, Any] = _f(16)
+    commitment: str = _f(128, "")
+    """Merkle root of the per-position deck commitments, published before the deal."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CutPrompt(Message):
+    TYPE: ClassVar[str] = "cut_prompt"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    deadline_ms: int = _f(BIG)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoleCards(Message):
+    """Sent only to the seat's own connection (never to spectators or other players)."""
+
+    TYPE: ClassVar[str] = "hole"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    cards: tuple[str, ...] = _f(2)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionEvent(Message):
+    """A posted blind/ante or a betting action as the rules made it, with the rule and a
+    note in words when the gesture was corrected ("two 1000 chips facing 1200: call")."""
+
+    TYPE: ClassVar[str] = "action"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    action: str = _f(16)
+    to: int = _f(BIG)
+    added: int = _f(BIG)
+    stack: int = _f(BIG)
+    allin: bool = False
+    rule: str = _f(NAME, "")
+    note: str = _f(TEXT, "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardEvent(Message):
+    TYPE: ClassVar[str] = "board"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    street: str = _f(8)
+    cards: tuple[str, ...] = _f(5)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShownEvent(Message):
+    TYPE: ClassVar[str] = "shown"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    cards: tuple[str, ...] = _f(2)
+    rank: str = _f(NAME, "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotAwarded(Message):
+    TYPE: ClassVar[str] = "pot"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    index: int = _f(16)
+    amount: int = _f(BIG)
+    winners: tuple[int, ...] = _f(10)
+    shares: tuple[int, ...] = _f(10)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandEnd(Message):
+    TYPE: ClassVar[str] = "hand_end"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    stacks: dict[str, Any] = _f(16)
+    record: str = _f(256, "")
+    """Where the signed hand record can be fetched (with the opened positions)."""
+    cancelled: bool = False
+    """The hand was cancelled and every bet returned (cdc 5.4, after a server crash)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClockEvent(Message):
+    """A clock started or changed: ``kind`` is ``action``, ``bank`` or ``time`` (called)."""
+
+    TYPE: ClassVar[str] = "clock_event"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    kind: str = _f(16)
+    remaining_ms: int = _f(BIG)
+    countdown_ms: int = _f(BIG, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatEvent(Message):
+    TYPE: ClassVar[str] = "chat_event"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    seat: int | None = _f(10, None)
+    player: str = _f(NAME)
+    text: str = _f(TEXT)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn(Message):
+    """Private, unsequenced: it is your turn, with your legal options (built by the engine).
+    ``call`` is the additional chips to call (0: check); raise bounds are raise-to totals."""
+
+    TYPE: ClassVar[str] = "turn"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    call: int = _f(BIG)
+    can_check: bool = False
+    can_fold: bool = True
+    can_raise: bool = False
+    min_raise_to: int | None = _f(BIG, None)
+    max_raise_to: int | None = _f(BIG, None)
+    pending: str | None = _f(16, None)
+    """``amount`` while a declared raise awaits its amount, ``call_or_fold`` if restricted."""
+    remaining_ms: int = _f(BIG, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoleProof(Message):
+    """Private, at hand end: the openings of your own hole cards (position, card, salt,
+    Merkle proof) so you can check them against the commitment of the hand (docs/fairness.md).
+    """
+
+    TYPE: ClassVar[str] = "hole_proof"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    root: str = _f(128)
+    cut: int = _f(51)
+    openings: dict[str, Any] = _f(4)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableCreated(Message):
+    TYPE: ClassVar[str] = "table_created"
+    table: str = _f(NAME)
+    invite: str = _f(1024)
+    ref: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seated(Message):
+    """Private: you hold ``seat``; ``token`` lets you come back (it rotates at every login)."""
+
+    TYPE: ClassVar[str] = "seated"
+    table: str = _f(NAME)
+    seat: int = _f(10)
+    token: str = _f(1024)
+    ref: int | None = _f(BIG, None)
+    """The ``id`` of the ``sit`` it answers (None at a login with a seat token)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Notice(Message):
+    """Private, unsequenced: an out-of-turn declaration recorded/released, a held chat..."""
+
+    TYPE: ClassVar[str] = "notice"
+    table: str = _f(NAME)
+    kind: str = _f(32)
+    text: str = _f(TEXT)
+    rule: str = _f(NAME, "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Registered(Message):
+    """Private: you are registered as ``player``; ``token`` is your tournament token."""
+
+    TYPE: ClassVar[str] = "registered"
+    tournament: str = _f(NAME)
+    player: str = _f(NAME)
+    token: str = _f(1024)
+    ref: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentState(Message):
+    """The tournament as a lobby shows it (level, blinds, clock, players, payouts, tables,
+    and for a player his table and seat). Sent on ``follow`` and at every change."""
+
+    TYPE: ClassVar[str] = "tournament"
+    tournament: str = _f(NAME)
+    state: dict[str, Any] = _f(4096)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Moved(Message):
+    """Private: the director moved you (balancing, a table broken, the final table). Your
+    connection already sits at ``table``; ``url`` (if any) is the server hosting it now."""
+
+    TYPE: ClassVar[str] = "moved"
+    tournament: str = _f(NAME)
+    table: str = _f(NAME)
+    seat: int = _f(10)
+    from_table: str = _f(NAME, "")
+    reason: str = _f(32, "")
+    url: str = _f(1024, "")

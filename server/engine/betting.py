@@ -1,0 +1,397 @@
+"""The betting of a hand: whose turn, what may be done, and doing it.
+
+A mixin of :class:`~server.engine.hand.Hand` (state in :class:`~server.engine.state.HandState`):
+the legal choices of the player to act, gestures in turn (through the interpreter, see
+:mod:`.interpret`) and out of turn, the chips moved into the round, the turn passed on and
+the round closed (the next street dealt, or the showdown begun: see :mod:`.showdown`).
+"""
+
+from __future__ import annotations
+
+from .commands import Act
+from .errors import ErrorCode, RuleError
+from .events import Acted, BoardDealt, Event, OutOfTurn, Pending
+from .interpret import Decision, Interpreter, Kind, OotRecord
+from .profile import MinRaise, OpenFold
+from .state import STREET_NAMES, HandState, Menu, Phase, Street
+
+__all__ = ["Betting"]
+
+
+class Betting(HandState, Interpreter):
+    """The betting rounds (cdc 9, tda 36-53)."""
+
+    _commit_added: int
+
+    # ------------------------------------------------------------------ queries
+
+    def min_to(self) -> int:
+        """Smallest legal bet or raise-to total in the current round (before stack limits)."""
+        if self.cb == 0:
+            return self.bb  # cdc 9.6, ligue 6.2, fpc 18-9: a bet is at least the big blind
+        if self.profile.min_raise is MinRaise.DOUBLE:
+            return max(2 * self.cb, self.cb + self.bb)  # ligue 6.4, casino "fausse relance"
+        return self.cb + self.last_full_inc  # tda 43, cdc 9.6, fpc 18-11
+
+    def others_can_act(self, i: int) -> bool:
+        able = self.n_able
+        if not self.folded[i] and not self.allin[i]:
+            able -= 1
+        return able > 0
+
+    def blocked(self, i: int) -> bool:
+        """cdc 9.21, tda 44, fpc 18-15: a player who has acted may re-raise only if facing a
+        full raise since (cumulative short all-ins count)."""
+        return self.acted[i] and self.cb < self.reopen_at[i]
+
+    def raise_callable(self, i: int) -> bool:
+        """Some opponent could put in more than the current bet: a raise can be called."""
+        cb, committed, stack, folded, allin = (
+            self.cb,
+            self.committed,
+            self.stack,
+            self.folded,
+            self.allin,
+        )
+        return any(
+            j != i and not folded[j] and not allin[j] and committed[j] + stack[j] > cb
+            for j in range(self.n)
+        )
+
+    def can_raise(self, i: int) -> bool:
+        return (
+            self.committed[i] + self.stack[i] > self.cb
+            and not self.no_raise[i]
+            and not self.blocked(i)
+            and self.raise_callable(i)
+        )
+
+    def _needs(self, i: int) -> bool:
+        if self.folded[i] or self.allin[i]:
+            return False
+        if self.committed[i] >= self.cb:
+            if self.acted[i]:
+                return False
+            if not self.others_can_act(i):
+                return False  # nobody left to bet against, nothing to call
+        return True
+
+    def menu(self) -> Menu | None:
+        """The legal choices of the player to act, or None if no betting action is awaited."""
+        if self.phase is not Phase.BETTING or self.to_act < 0:
+            return None
+        i = self.to_act
+        committed = self.committed[i]
+        stack = self.stack[i]
+        facing = self.cb - committed
+        if facing < 0:
+            facing = 0
+        allin_to = committed + stack
+        pending_amount = self.pending_raise == i
+        can_raise = pending_amount or self.can_raise(i)
+        pending = None
+        if pending_amount:
+            pending = "amount"
+        elif self.no_raise[i]:
+            pending = "call_or_fold"
+        if can_raise:
+            min_to = self.min_to()
+            min_raise_to: int | None = min_to if min_to < allin_to else allin_to
+            max_raise_to: int | None = allin_to
+        else:
+            min_raise_to = max_raise_to = None
+        return Menu(
+            player=self.names[i],
+            call=facing if facing < stack else stack,
+            can_check=facing == 0 and not pending_amount,
+            can_fold=not pending_amount and (facing > 0 or self.open_fold_binding),
+            can_raise=can_raise,
+            min_raise_to=min_raise_to,
+            max_raise_to=max_raise_to,
+            pending=pending,
+        )
+
+    # ------------------------------------------------------------------ commands
+
+    def act(self, command: Act) -> list[Event]:
+        """Apply one gesture (declaration and/or chips). Raises RuleError, changing nothing."""
+        if self.phase in (Phase.FINISHED, Phase.CANCELLED):
+            raise RuleError(ErrorCode.HAND_OVER, "the hand is over")
+        i = self.index.get(command.player, -1)
+        if i < 0:
+            raise RuleError(ErrorCode.UNKNOWN_PLAYER, f"no player {command.player!r} in this hand")
+        if self.phase is not Phase.BETTING:
+            raise RuleError(ErrorCode.NOT_BETTING, "no betting round in progress")
+        self.check_gesture(i, command.say, command.chips)
+        mark = len(self.events)
+        if i != self.to_act:
+            if self.pending_raise >= 0:
+                raise RuleError(
+                    ErrorCode.PENDING_DECLARATION,
+                    f"{self.names[self.pending_raise]} announced a raise: wait for the amount",
+                    self.profile.cite("pending"),
+                )
+            if self.last_motion == i:
+                raise RuleError(
+                    ErrorCode.STRING_BET,
+                    "a second motion in the same turn does not count",
+                    self.profile.cite("string_bet"),
+                )
+            if self.folded[i] or self.allin[i]:
+                raise RuleError(ErrorCode.NOT_IN_HAND, "this player cannot act in this hand")
+            self._record_oot(i, command)
+        else:
+            if self.pending_raise == i:
+                decision = self.complete_pending(i, command.say, command.chips)
+            else:
+                decision = self.interpret(i, command.say, command.chips)
+            self.last_motion = -1
+            self._apply(i, decision)
+        return self.events[mark:]
+
+    def timeout(self, player: str, dead: bool = False) -> list[Event]:
+        """The action clock of the player to act ran out. ``dead=False``: check if free, else
+        fold (ONLINE_RULES: a disconnection does not fold by itself, the clock does);
+        ``dead=True``: the Time called on the player expired, the hand is dead (cdc 3.5,
+        tda 27) even where folding facing a check is otherwise refused."""
+        i = self.index.get(player, -1)
+        if self.phase is not Phase.BETTING or i < 0 or i != self.to_act:
+            raise RuleError(ErrorCode.NOT_BETTING, "this player is not the one to act")
+        mark = len(self.events)
+        self.pending_raise = -1 if self.pending_raise == i else self.pending_raise
+        self.no_raise[i] = False
+        self.last_motion = -1
+        if not dead and self.cb <= self.committed[i]:
+            self._apply(i, Decision(Kind.CHECK, note="clock expired: check"))
+        else:
+            note = "Time expired: dead hand" if dead else "clock expired: fold"
+            self._apply(i, Decision(Kind.FOLD, rule=self.profile.cite("dead_hand"), note=note))
+        return self.events[mark:]
+
+    # ------------------------------------------------------------------ chips
+
+    def _move(self, i: int, amount: int) -> int:
+        """Move up to ``amount`` chips from player i's stack into this round; return moved."""
+        amount = min(amount, self.stack[i])
+        self.stack[i] -= amount
+        self.committed[i] += amount
+        self.contrib[i] += amount
+        if self.stack[i] == 0 and not self.allin[i]:
+            self._mark_allin(i)
+        return amount
+
+    def _mark_allin(self, i: int) -> None:
+        self.allin[i] = True
+        if not self.folded[i]:
+            self.n_able -= 1
+
+    # ------------------------------------------------------------------ applying
+
+    def _record_oot(self, i: int, command: Act) -> None:
+        p = self.profile
+        say = command.say
+        if say is not None and say.verb == "fold":
+            if self.cb <= self.committed[i] and p.open_fold is OpenFold.REFUSED:
+                raise RuleError(
+                    ErrorCode.FOLD_WHEN_CHECK,
+                    "folding while a check is possible",
+                    p.cite("open_fold"),
+                )
+            # cdc 9.3, tda 40-A: a fold out of turn binds at once
+            self.events.append(
+                OutOfTurn(
+                    player=self.names[i],
+                    status="bound",
+                    rule=p.cite("oot"),
+                    note="fold out of turn binds",
+                )
+            )
+            self.last_motion = -1
+            self._apply(i, Decision(Kind.FOLD, rule=p.cite("oot")), advance_turn=False)
+            return
+        if i in self.oot:
+            raise RuleError(
+                ErrorCode.DECLARATION_BINDS,
+                "an out-of-turn declaration is already recorded",
+                p.cite("oot"),
+            )
+        self.oot[i] = OotRecord(say=say, chips=command.chips, cb=self.cb)
+        self.last_motion = -1
+        self.events.append(
+            OutOfTurn(
+                player=self.names[i],
+                status="recorded",
+                rule=p.cite("oot"),
+                note="out of turn: binds if the action has not changed",
+            )
+        )
+
+    def _apply(self, i: int, d: Decision, advance_turn: bool = True) -> None:
+        kind = d.kind
+        committed = self.committed
+        added = 0
+        if kind is Kind.CALL:
+            added = self._move(i, self.cb - committed[i])
+            action = "allin" if self.allin[i] else "call"
+        elif kind is Kind.CHECK:
+            action = "check"
+        elif kind is Kind.RAISE:
+            added, action = self._raise(i, d.to)
+        elif kind is Kind.FOLD:
+            self.folded[i] = True
+            self.n_live -= 1
+            if not self.allin[i]:
+                self.n_able -= 1
+            action = "fold"
+        else:
+            if not self._apply_pending(i, d):
+                return
+            added = self._commit_added  # the chip was all the player had: all-in call
+            action = "allin"
+        self.events.append(
+            Acted(
+                player=self.names[i],
+                action=action,
+                to=committed[i],
+                added=added,
+                allin=self.allin[i],
+                rule=d.rule,
+                note=d.note,
+            )
+        )
+        self.acted[i] = True
+        self.no_raise[i] = False
+        if self.pending_raise == i:
+            self.pending_raise = -1
+        self.reopen_at[i] = self.min_to()
+        if advance_turn:
+            self.last_motion = i
+            self._advance(i)
+        elif self.n_live == 1:
+            self._finish_uncontested()
+
+    def _raise(self, i: int, to: int) -> tuple[int, str]:
+        """Player i bets or raises to ``to`` (the chips he has at most): the new bet of the
+        round. Returns the chips added and the action."""
+        committed = self.committed
+        before = self.cb
+        added = self._move(i, to - committed[i])
+        to = committed[i]
+        # increment rule: a full raise sets the new increment (tda 43); a short all-in
+        # does not (cdc 9.8). Double rule: min_to() derives from the new bet alone.
+        if to - before >= self.last_full_inc and self.profile.min_raise is MinRaise.INCREMENT:
+            self.last_full_inc = to - before
+        self.cb = to
+        self.round_aggressor = i
+        if self.street is Street.RIVER:
+            self.river_bet = True
+        return added, "allin" if self.allin[i] else ("bet" if before == 0 else "raise")
+
+    def _apply_pending(self, i: int, d: Decision) -> bool:
+        """Apply a pending decision. True if it turned into a complete all-in call."""
+        name = self.names[i]
+        if d.kind is Kind.PEND_RAISE:
+            self.pending_raise = i
+            self.events.append(
+                Pending(player=name, reason="amount", added=0, rule=d.rule, note=d.note)
+            )
+            return False
+        if d.kind is Kind.PEND_CHECK:
+            self.no_raise[i] = True
+            self.events.append(
+                Pending(player=name, reason="call_or_fold", added=0, rule=d.rule, note=d.note)
+            )
+            return False
+        # PEND_COMMIT: the undersized chip goes in (cdc 9.12)
+        added = self._move(i, d.to - self.committed[i])
+        self.no_raise[i] = True
+        if self.allin[i]:
+            self._commit_added = added
+            return True
+        self.events.append(
+            Pending(player=name, reason="call_or_fold", added=added, rule=d.rule, note=d.note)
+        )
+        return False
+
+    def _advance(self, i: int) -> None:
+        if self.n_live == 1:
+            self._finish_uncontested()
+            return
+        n = self.n
+        folded, allin, committed, acted = self.folded, self.allin, self.committed, self.acted
+        cb = self.cb
+        for k in range(1, n + 1):
+            j = (i + k) % n
+            if folded[j] or allin[j]:
+                continue
+            if committed[j] >= cb and (acted[j] or not self.others_can_act(j)):
+                continue
+            self.to_act = j
+            if j in self.oot:
+                self._resolve_oot(j)
+            return
+        self._close_round()
+
+    def _resolve_oot(self, j: int) -> None:
+        record = self.oot.pop(j)
+        outcome = self.resolve_oot(j, record)
+        name = self.names[j]
+        rule = self.profile.cite("oot")
+        if outcome.decision is None:
+            self.events.append(
+                OutOfTurn(player=name, status=outcome.status, rule=rule, note=outcome.note)
+            )
+            if outcome.commit:
+                self._move(j, outcome.commit)
+            if outcome.no_raise:
+                self.no_raise[j] = True
+            return
+        self.events.append(OutOfTurn(player=name, status="bound", rule=rule, note=outcome.note))
+        self._apply(j, outcome.decision)
+
+    def _close_round(self) -> None:
+        self._return_uncalled()
+        for j in list(self.oot):
+            self.events.append(
+                OutOfTurn(
+                    player=self.names[j],
+                    status="discarded",
+                    rule=self.profile.cite("oot"),
+                    note="the round ended before this player's turn",
+                )
+            )
+        self.oot.clear()
+        if self.n_able <= 1:
+            # tda 15 ex. 1, cdc 10.4: the hands are opened now, before the next card is dealt
+            self._turn_face_up()
+        if self.street is Street.RIVER:
+            self._start_showdown()
+            return
+        self.street = Street(self.street + 1)
+        if self.street is Street.FLOP:
+            dealt = self.board_cards[0:3]
+        else:
+            dealt = self.board_cards[self.street + 1 : self.street + 2]
+        self.board.extend(dealt)
+        self.events.append(BoardDealt(street=STREET_NAMES[self.street], cards=tuple(dealt)))
+        self.committed = [0] * self.n
+        self.acted = [False] * self.n
+        self.no_raise = [False] * self.n
+        self.cb = 0
+        self.last_full_inc = self.bb
+        self.round_aggressor = -1
+        self.last_motion = -1
+        self._start_round(first=self.after_button)
+
+    def _start_round(self, first: list[int]) -> None:
+        if self.n_live == 1:
+            self._finish_uncontested()
+            return
+        if self.n_able <= 1:
+            self._turn_face_up()
+        for j in first:
+            if self._needs(j):
+                self.to_act = j
+                return
+        self.to_act = -1
+        self._close_round()

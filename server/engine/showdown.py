@@ -1,0 +1,341 @@
+"""The showdown and the pots of a hand: who shows, who mucks, who wins what.
+
+A mixin of :class:`~server.engine.hand.Hand` (state in :class:`~server.engine.state.HandState`):
+the pots from the contributions (main pot, side pots, chips no live player can win), the
+uncalled bet returned, the hands turned face up, the showing order and the award.
+"""
+
+from __future__ import annotations
+
+from . import cards as _cards
+from .commands import Muck, Show
+from .errors import ErrorCode, RuleError
+from .events import Event, FaceUp, HandEnded, Mucked, PotAwarded, Returned, Shown
+from .profile import AllinShowdown
+from .state import HandState, Phase, PotView
+
+__all__ = ["Showdown"]
+
+
+class Showdown(HandState):
+    """Showing, mucking and awarding the pots (cdc 10, tda 15-20)."""
+
+    _final_pots: list[tuple[int, list[int]]] | None
+    _values: dict[int, int]
+    _board_eval: list[object]
+
+    # ------------------------------------------------------------------ commands
+
+    def show(self, command: Show) -> list[Event]:
+        i = self._showdown_player(command.player)
+        if self.phase is Phase.FINISHED:
+            if i in self.shown:
+                return []
+            if len(self.live()) != 1 or self.folded[i]:
+                raise RuleError(ErrorCode.NOT_SHOWDOWN, "only the uncontested winner may show now")
+            mark = len(self.events)
+            self._show(i)  # cdc 10.1: a winner without a call may show
+            return self.events[mark:]
+        mark = len(self.events)
+        self._show(i)
+        self._maybe_award()
+        return self.events[mark:]
+
+    def muck(self, command: Muck) -> list[Event]:
+        i = self._showdown_player(command.player)
+        if self.phase is Phase.FINISHED:
+            raise RuleError(ErrorCode.HAND_OVER, "the hand is over")
+        if i in self.shown or self.face_up:
+            raise RuleError(
+                ErrorCode.MUST_SHOW, "this hand is face up (all-in)", self.profile.cite("face_up")
+            )
+        if self.river_bet and i == self.showdown_first:
+            raise RuleError(
+                ErrorCode.MUST_SHOW, "a called bettor shows first", self.profile.cite("must_show")
+            )
+        if sum(1 for j in self.live() if j not in self.mucked) <= 1:
+            raise RuleError(ErrorCode.MUST_SHOW, "the last hand in the pot cannot be mucked")
+        mark = len(self.events)
+        self.mucked.add(i)
+        self.events.append(Mucked(player=self.names[i]))
+        self._maybe_award()
+        return self.events[mark:]
+
+    def auto_showdown(self) -> list[Event]:
+        """Decide the remaining showdown in order: show a hand that can still win a pot it
+        is in, muck the others (what an online table does when the showdown clock ends)."""
+        if self.phase is not Phase.SHOWDOWN:
+            return []
+        mark = len(self.events)
+        pots = [eligible for _, eligible in self._final_layers()]
+        best = [max((self._value(j) for j in e if j in self.shown), default=-1) for e in pots]
+        remaining = sum(1 for j in self.live() if j not in self.mucked)
+        for i in self.showdown_order:
+            if i in self.shown or i in self.mucked:
+                continue
+            value = self._value(i)
+            mine = [k for k, e in enumerate(pots) if i in e]
+            can_win = any(value >= best[k] for k in mine)
+            must = (self.river_bet and i == self.showdown_first) or remaining == 1
+            if can_win or must:
+                self._show(i)
+                for k in mine:
+                    best[k] = max(best[k], value)
+            else:
+                self.mucked.add(i)
+                remaining -= 1
+                self.events.append(Mucked(player=self.names[i]))
+        self._maybe_award()
+        return self.events[mark:]
+
+    # ------------------------------------------------------------------ pots
+
+    def pots(self) -> list[PotView]:
+        """Main pot first, then side pots; awarded pots carry their winners."""
+        if self.awarded:
+            return list(self.awarded)
+        return [
+            PotView(amount=a, eligible=tuple(self.names[i] for i in e))
+            for a, e in self._layers(view=True)
+        ]
+
+    def _layers(self, view: bool = False) -> list[tuple[int, list[int]]]:
+        """Pots from contributions: one layer per all-in level, merged when the eligible
+        players are the same (cdc 10.7, tda 20). Button/BB antes are dead money in the main
+        pot (cdc 4.2: any all-in can win the whole ante). A live player who is not all-in
+        can win every layer (folded chips are dead money); a layer that no live player can
+        win goes back to those who put it in (cdc 4.2 ex. 2.1: the SB's surplus over a BB
+        all-in for less), see :attr:`unwinnable`."""
+        contrib, folded = self.contrib, self.folded
+        live = [i for i in range(self.n) if not folded[i]]
+        self.unwinnable = [0] * self.n
+        top = max(contrib)
+        if top == 0 and not self.dead_money:
+            return []
+        # the common case: nobody all-in for less, one pot for the live players
+        if all(contrib[i] == top for i in live) and (
+            not view or sum(1 for c in contrib if c > 0) != 1
+        ):
+            return [(sum(contrib) + self.dead_money, live)]
+        pots: list[tuple[int, list[int]]] = []
+        if self.dead_money:
+            # cdc 4.2, 9.7: a button or BB ante is dead money that any live hand can win,
+            # even one all-in for the ante alone
+            pots.append((self.dead_money, live))
+        self._add_layers(pots, live, view)
+        return pots
+
+    def _add_layers(self, pots: list[tuple[int, list[int]]], live: list[int], view: bool) -> None:
+        """One layer per all-in level, added to ``pots`` (see _layers)."""
+        contrib, allin = self.contrib, self.allin
+        levels = sorted({c for c in contrib if c > 0})
+        prev = 0
+        for level in levels:
+            amount = 0
+            parts: list[tuple[int, int]] = []
+            for i, c in enumerate(contrib):
+                if c > prev:
+                    part = min(c, level) - prev
+                    amount += part
+                    parts.append((i, part))
+            eligible = [i for i in live if contrib[i] >= level or not allin[i]]
+            prev = level
+            if view and len(parts) == 1:
+                continue  # a bet not called (yet) is not a pot
+            if not eligible:
+                for i, part in parts:
+                    self.unwinnable[i] += part
+                continue
+            if pots and pots[-1][1] == eligible:
+                pots[-1] = (pots[-1][0] + amount, eligible)
+            else:
+                pots.append((amount, eligible))
+
+    def _final_layers(self) -> list[tuple[int, list[int]]]:
+        """The pots once betting is over (contributions no longer change): computed once."""
+        if self._final_pots is None:
+            self._final_pots = self._layers()
+        return self._final_pots
+
+    def _return_uncalled(self) -> None:
+        committed = self.committed
+        top = max(committed)
+        if top == 0:
+            return
+        holders = [i for i in range(self.n) if committed[i] == top]
+        if len(holders) != 1:
+            return
+        i = holders[0]
+        if self.folded[i]:
+            # folded chips are dead money: a live player who is not all-in wins them; what no
+            # live player can win goes back through the layers (Hand.unwinnable)
+            return
+        second = max((c for j, c in enumerate(committed) if j != i), default=0)
+        excess = top - second
+        if excess <= 0:
+            return
+        committed[i] -= excess
+        self.contrib[i] -= excess
+        self.stack[i] += excess
+        if self.allin[i]:
+            self.allin[i] = False
+            self.n_able += 1
+        self.events.append(Returned(player=self.names[i], amount=excess))
+
+    # ------------------------------------------------------------------ showdown
+
+    def _turn_face_up(self) -> None:
+        """cdc 10.4, tda 15: all-in and no more betting possible: every live hand face up."""
+        if self.face_up:
+            return
+        live = self.live()
+        if len(live) < 2:
+            return
+        self.face_up = True
+        self.events.append(
+            FaceUp(
+                hands=tuple((self.names[i], self.hole[i]) for i in live),
+                rule=self.profile.cite("face_up"),
+            )
+        )
+        self.shown.update(live)
+
+    def _showdown_player(self, player: str) -> int:
+        i = self.index.get(player, -1)
+        if i < 0:
+            raise RuleError(ErrorCode.UNKNOWN_PLAYER, f"no player {player!r} in this hand")
+        if self.phase is Phase.CANCELLED:
+            raise RuleError(ErrorCode.HAND_OVER, "the hand was cancelled")
+        if self.phase is Phase.BETTING:
+            raise RuleError(
+                ErrorCode.NOT_SHOWDOWN,
+                "no showing while betting is possible",
+                self.profile.cite("face_up"),
+            )
+        if self.folded[i] and self.phase is Phase.SHOWDOWN:
+            raise RuleError(ErrorCode.NOT_IN_HAND, "a folded hand is never shown")
+        return i
+
+    def _start_showdown(self) -> None:
+        self.phase = Phase.SHOWDOWN
+        self.to_act = -1
+        live = self.live()
+        if self.round_aggressor >= 0 and not self.folded[self.round_aggressor]:
+            first = self.round_aggressor  # cdc 10.5, tda 16: the last aggressor shows first
+            order = [(first + k) % self.n for k in range(self.n)]
+        else:
+            order = self.after_button
+        self.showdown_order = [i for i in order if i in live]
+        self.showdown_first = self.showdown_order[0]
+        if not self.face_up and any(self.allin[i] for i in live):
+            mode = self.profile.allin_showdown
+            if mode is AllinShowdown.ALL:
+                self._turn_face_up()  # tda 15: every hand tabled, none mucked
+            elif mode is AllinShowdown.ALLIN:
+                for i in self.showdown_order:
+                    if self.allin[i]:
+                        self._show(i)  # fpc 19-11
+        if self.face_up:
+            for i in self.showdown_order:
+                self.events.append(
+                    Shown(
+                        player=self.names[i],
+                        cards=self.hole[i],
+                        hand=_cards.hand_type(self._value(i)),
+                    )
+                )
+        self._maybe_award()
+
+    def _value(self, i: int) -> int:
+        value = self._values.get(i)
+        if value is None:
+            value = self._values[i] = _cards.evaluate_with(self.hole[i], self._board_eval)
+        return value
+
+    def _show(self, i: int) -> None:
+        if i in self.shown and self.phase is not Phase.FINISHED:
+            return
+        self.shown.add(i)
+        self.mucked.discard(i)
+        # cdc 3.6, tda 28: no rabbit hunting, not even as a hand rank: a hand shown before
+        # the whole board was dealt (an uncontested winner, cdc 10.1) is ranked with the
+        # cards dealt only
+        dealt = len(self.board) == len(self.board_cards)
+        value = self._value(i) if dealt else _cards.evaluate([*self.hole[i], *self.board])
+        self.events.append(
+            Shown(player=self.names[i], cards=self.hole[i], hand=_cards.hand_type(value))
+        )
+
+    def _maybe_award(self) -> None:
+        if self.phase is not Phase.SHOWDOWN:
+            return
+        contenders = [i for i in self.live() if i not in self.mucked]
+        if len(contenders) > 1 and any(i not in self.shown for i in contenders):
+            return
+        self._award(contenders)
+
+    def _finish_uncontested(self) -> None:
+        self._return_uncalled()
+        self.oot.clear()
+        self._award(self.live())
+
+    def _award(self, contenders: list[int]) -> None:
+        pots = self._final_layers()
+        for i, amount in enumerate(self.unwinnable):
+            if amount:
+                self.stack[i] += amount
+                self.events.append(Returned(player=self.names[i], amount=amount))
+        rank = {i: k for k, i in enumerate(self.after_button)}
+        unit = self.denominations[0]
+        views: list[PotView] = [PotView(amount=0, eligible=())] * len(pots)
+        # cdc 10.7, tda 20: each pot separately, the outermost first
+        for index in range(len(pots) - 1, -1, -1):
+            amount, eligible = pots[index]
+            field = [i for i in eligible if i in contenders] or eligible
+            if len(field) == 1:
+                winners = field
+            else:
+                best = max(self._value(i) for i in field)
+                winners = [i for i in field if self._value(i) == best]
+            winners.sort(key=rank.__getitem__)
+            shares = _split(amount, len(winners), unit)
+            for w, share in zip(winners, shares, strict=True):
+                self.stack[w] += share
+            views[index] = PotView(
+                amount=amount,
+                eligible=tuple(self.names[i] for i in eligible),
+                winners=tuple(self.names[i] for i in winners),
+            )
+            self.events.append(
+                PotAwarded(
+                    index=index,
+                    amount=amount,
+                    eligible=views[index].eligible,
+                    winners=views[index].winners,
+                    shares=tuple((self.names[w], s) for w, s in zip(winners, shares, strict=True)),
+                    rule=self.profile.cite("odd_chip") if len(winners) > 1 else "",
+                )
+            )
+        self.awarded = views
+        self.committed = [0] * self.n
+        self.phase = Phase.FINISHED
+        self.to_act = -1
+        busted = sorted(
+            (i for i in range(self.n) if self.stack[i] == 0), key=lambda i: -self.start[i]
+        )
+        self.events.append(
+            HandEnded(
+                stacks=tuple(zip(self.names, self.stack, strict=True)),
+                busted=tuple((self.names[i], self.start[i]) for i in busted),
+            )
+        )
+
+
+def _split(amount: int, k: int, unit: int) -> list[int]:
+    """Split a pot among k winners in whole chips of the smallest denomination; the odd
+    chips go one each to the winners nearest the button's left (cdc 10.8, tda 19)."""
+    units, rest = divmod(amount, unit)
+    base, extra = divmod(units, k)
+    shares = [base * unit + (unit if n < extra else 0) for n in range(k)]
+    shares[0] += rest
+    return shares

@@ -1,0 +1,131 @@
+"""The state of one hand, shared by the parts of :class:`~server.engine.hand.Hand`.
+
+:class:`HandState` only declares what :class:`~server.engine.hand.Hand` sets up (the players'
+chips, the round, the showdown) and the few queries every part uses; the betting
+(:mod:`.betting`), the showdown and pots (:mod:`.showdown`) and the hand itself
+(:mod:`.hand`) are mixins over it. Also the values a hand hands out: :class:`Street`,
+:class:`Phase`, :class:`Menu`, :class:`PotView`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import TYPE_CHECKING
+
+from .events import Event
+from .interpret import OotRecord
+from .profile import Profile
+from .setup import HandSetup
+
+__all__ = ["STREET_NAMES", "HandState", "Menu", "Phase", "PotView", "Street"]
+
+
+class Street(IntEnum):
+    PREFLOP = 0
+    FLOP = 1
+    TURN = 2
+    RIVER = 3
+
+
+STREET_NAMES = ("preflop", "flop", "turn", "river")
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Menu:
+    """The legal choices of the player whose turn it is (built from the ``can`` checks)."""
+
+    player: str
+    call: int
+    """Additional chips to call (0: check)."""
+    can_check: bool
+    can_fold: bool
+    can_raise: bool
+    min_raise_to: int | None
+    max_raise_to: int | None
+    pending: str | None
+    """``"amount"`` while a declared raise awaits its amount, ``"call_or_fold"`` when the
+    player may only call or fold (cdc 9.4, 9.12), else None."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotView:
+    amount: int
+    eligible: tuple[str, ...]
+    winners: tuple[str, ...] = ()
+
+
+class HandState:
+    """What a hand holds (set by ``Hand.__init__``). Players are indices, in seat order."""
+
+    setup: HandSetup
+    profile: Profile
+    bb: int
+    open_fold_binding: bool
+    denominations: tuple[int, ...]
+    n: int
+    names: list[str]
+    seat_of: list[int]
+    index: dict[str, int]
+    start: list[int]
+    stack: list[int]
+    committed: list[int]
+    """Chips put in during the current betting round."""
+    contrib: list[int]
+    """Chips put in during the whole hand (classic antes included)."""
+    folded: list[bool]
+    dead: list[bool]
+    allin: list[bool]
+    n_live: int
+    n_able: int
+    acted: list[bool]
+    reopen_at: list[int]
+    no_raise: list[bool]
+    oot: dict[int, OotRecord]
+    hole: list[tuple[int, int]]
+    board_cards: tuple[int, ...]
+    board: list[int]
+    street: Street
+    phase: Phase
+    cb: int
+    """The current bet of the round."""
+    last_full_inc: int
+    to_act: int
+    round_aggressor: int
+    river_bet: bool
+    pending_raise: int
+    last_motion: int
+    dead_money: int
+    face_up: bool
+    shown: set[int]
+    mucked: set[int]
+    awarded: list[PotView]
+    events: list[Event]
+    unwinnable: list[int]
+    button: int
+    sb_i: int
+    bb_i: int
+    after_button: list[int]
+    showdown_order: list[int]
+    showdown_first: int
+
+    def live(self) -> list[int]:
+        return [i for i in range(self.n) if not self.folded[i]]
+
+    if TYPE_CHECKING:
+        # the showdown and pots (.showdown), which the betting hands over to
+
+        def _return_uncalled(self) -> None: ...
+
+        def _turn_face_up(self) -> None: ...
+
+        def _start_showdown(self) -> None: ...
+
+        def _finish_uncontested(self) -> None: ...
