@@ -315,23 +315,10 @@ def _check_chips(cfg: TournamentConfig) -> None:
     removed: list[int] = []
     for level in cfg.levels:
         if level.chip_race is not None:
-            d = level.chip_race
-            remaining = [x for x in denoms if x not in removed and x != d]
-            if d not in denoms or d in removed:
-                raise ConfigError(f"chip race of {d}: not a denomination in play")
-            if not remaining or d != min(x for x in denoms if x not in removed):
-                raise ConfigError(f"chip race of {d}: only the smallest chip in play can go")
-            if remaining[0] % d:
-                raise ConfigError(f"chip race of {d}: {remaining[0]} is not a multiple of it")
-            removed.append(d)
-        smallest = min(x for x in denoms if x not in removed)
+            _check_chip_race(denoms, removed, level.chip_race)
+            removed.append(level.chip_race)
         if level.blinds is not None:
-            b = level.blinds
-            for amount in (b.sb, b.bb, b.ante):
-                if amount % smallest:
-                    raise ConfigError(
-                        f"level {level.number}: {amount} cannot be paid in chips of {smallest}+"
-                    )
+            _check_payable(level, min(x for x in denoms if x not in removed))
     late = cfg.rules.late_registration_until_level
     for level in cfg.levels:
         if level.number is not None and level.number <= late:
@@ -340,6 +327,27 @@ def _check_chips(cfg: TournamentConfig) -> None:
                 raise ConfigError(f"late stack at level {level.number} not in chips of {smallest}")
     if cfg.starting_stack <= 0 or cfg.starting_stack % denoms[0]:
         raise ConfigError("starting_stack must be a positive multiple of the smallest chip")
+
+
+def _check_chip_race(denoms: tuple[int, ...], removed: list[int], d: int) -> None:
+    """Only the smallest chip in play can be raced off, for a multiple of it (cdc 3.2)."""
+    remaining = [x for x in denoms if x not in removed and x != d]
+    if d not in denoms or d in removed:
+        raise ConfigError(f"chip race of {d}: not a denomination in play")
+    if not remaining or d != min(x for x in denoms if x not in removed):
+        raise ConfigError(f"chip race of {d}: only the smallest chip in play can go")
+    if remaining[0] % d:
+        raise ConfigError(f"chip race of {d}: {remaining[0]} is not a multiple of it")
+
+
+def _check_payable(level: Level, smallest: int) -> None:
+    assert level.blinds is not None
+    b = level.blinds
+    for amount in (b.sb, b.bb, b.ante):
+        if amount % smallest:
+            raise ConfigError(
+                f"level {level.number}: {amount} cannot be paid in chips of {smallest}+"
+            )
 
 
 def _window(name: str, raw: Mapping[str, Any] | None, start: int, late: int) -> Window | None:

@@ -16,7 +16,8 @@ Reports are ``(kind, data)`` pairs of plain values (so they cross processes as m
 ``start``    ``{}``
 ``ready``    ``{"table"}`` the table is between hands and wants to deal
 ``allin``    ``{"table"}`` hand-for-hand all-in: hold or reveal?
-``ended``    ``{"table", "hand", "positions", "stacks", "busts", "cancelled"}``
+``ended``    a :class:`~server.table.report.HandEnded` (``Coordinator.hand_ended``; its JSON,
+             :meth:`~server.table.report.HandEnded.to_json`, on the Redis stream)
 ``tick``     ``{}``
 ``present``  ``{"player"}`` his connection reached his seat (no-show removal, fpc 2-2)
 ``pause`` / ``resume`` / ``abandon {"player"}`` / ``adjust {"player", "stack", "reason"}``
@@ -27,20 +28,21 @@ Reports are ``(kind, data)`` pairs of plain values (so they cross processes as m
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from server.table.clock import Cancellable, Clock
-from server.table.positions import Positions
 
 from .decisions import (
-    Bust,
+    Adjusted,
+    ConsoleRefused,
     Eliminated,
     Finished,
     HandEnded,
+    Instruction,
     RefusalReason,
     Refused,
+    TableNote,
 )
 from .director import Director
 from .errors import DirectorError
@@ -59,40 +61,16 @@ log = logging.getLogger("brasseur.tournament")
 
 Report = tuple[str, dict[str, Any]]
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Adjusted:
-    """The director's console changed a stack between hands (reason logged)."""
-
-    table_id: int
-    seat: int
-    player_id: str
-    stack: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableNote:
-    """Said at a table by the director: a warning, a penalty (``dead_hands`` missed hands,
-    cdc 11.1), a player's call for the director, or a ruling on it."""
-
-    table_id: int
-    text: str
-    player_id: str = ""
-    dead_hands: int = 0
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ConsoleRefused:
-    """A console command that could not be carried out (told to the director's consoles)."""
-
-    op: str
-    text: str
+_Handler = Callable[["DirectorLoop", dict[str, Any], float], Sequence[Instruction]]
 
 
 class Coordinator(Protocol):
     def submit(self, kind: str, data: dict[str, Any]) -> None:
         """A report from a table, a player or the director's console."""
+        ...
+
+    def hand_ended(self, report: HandEnded) -> None:
+        """A table's report at the end of a hand (its ``table_id`` filled in)."""
         ...
 
     def state(self) -> dict[str, Any]:
@@ -118,72 +96,111 @@ class DirectorLoop:
         """Players' calls for the director waiting for a ruling (oldest first)."""
         self.next_call = 1
 
-    def handle(self, kind: str, data: dict[str, Any], now: float) -> list[Any]:
-        d = self.director
+    def handle(self, kind: str, data: dict[str, Any], now: float) -> list[Instruction]:
+        """One report (see the module doc): the decisions to carry out."""
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            log.warning("unknown report %s", kind)
+            return []
         try:
-            if kind == "register":
-                self.names[data["player"]] = data["name"]
-                out: list[Any] = d.register(data["player"], data["name"], now)
-            elif kind == "start":
-                if self.started:
-                    return []
-                out = d.start(now)
-                self.started = True
-            elif kind == "ready":
-                out = self._between_hands(int(data["table"]), now)
-                out += d.ready(int(data["table"]), now)
-            elif kind == "allin":
-                out = d.allin_showdown(int(data["table"]), now)
-            elif kind == "ended":
-                out = d.hand_ended(ended_report(data), now)
-            elif kind == "tick":
-                out = d.tick(now)
-            elif kind == "present":  # the player's connection reached his seat (fpc 2-2)
-                d.mark_present(data["player"])
-                out = []
-            elif kind == "pause":
-                self._log("pause", data, now)
-                out = d.pause(now)
-            elif kind == "resume":
-                self._log("resume", data, now)
-                out = d.resume(now)
-            elif kind == "abandon":
-                self._log("disqualify" if data.get("dq") else "abandon", data, now)
-                out = d.abandon(data["player"], now)
-            elif kind == "adjust":
-                self.adjust[data["player"]] = (int(data["stack"]), str(data.get("reason", "")))
-                self._log("adjust", data, now)
-                table, _ = d.where(data["player"])
-                out = [] if table is None or d.busy(table) else self._between_hands(table, now)
-            elif kind == "move":
-                self.moves[data["player"]] = (int(data["table"]), int(data["seat"]))
-                self._log("move", data, now)
-                table, _ = d.where(data["player"])
-                out = [] if table is None or d.busy(table) else self._between_hands(table, now)
-            elif kind in ("warn", "penalty"):
-                self._log(kind, data, now)
-                out = self._note(kind, data)
-            elif kind == "call":
-                out = self._call(data, now)
-            elif kind == "rule":
-                self._log("rule", data, now)
-                out = self._rule(data)
-            else:
-                log.warning("unknown report %s", kind)
-                return []
+            out = handler(self, data, now)
         except DirectorError as exc:
             log.warning("director refused %s %s: %s", kind, data, exc)
-            if kind in ("register",):
+            if kind == "register":
                 return [Refused(player_id=data["player"], reason=RefusalReason.NOT_ALLOWED)]
             return []
+        return self._keep(out)
+
+    def hand_ended(self, report: HandEnded, now: float) -> list[Instruction]:
+        """A table's hand is over."""
+        try:
+            out = self.director.hand_ended(report, now)
+        except DirectorError as exc:
+            log.warning("director refused the report %s: %s", report, exc)
+            return []
+        return self._keep(out)
+
+    def _keep(self, out: Sequence[Instruction]) -> list[Instruction]:
         for dec in out:
             if isinstance(dec, Eliminated):
                 self.eliminated.append(dec)
             elif isinstance(dec, Finished):
                 self.finished = dec
+        return list(out)
+
+    # ------------------------------------------------------------------ the reports
+
+    def _register(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self.names[data["player"]] = data["name"]
+        return self.director.register(data["player"], data["name"], now)
+
+    def _start(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        if self.started:
+            return []
+        out = self.director.start(now)
+        self.started = True
         return out
 
-    def _note(self, kind: str, data: dict[str, Any]) -> list[Any]:
+    def _ready(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        table = int(data["table"])
+        return [*self._between_hands(table, now), *self.director.ready(table, now)]
+
+    def _allin(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        return self.director.allin_showdown(int(data["table"]), now)
+
+    def _ended(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        return self.director.hand_ended(HandEnded.from_json(data), now)
+
+    def _tick(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        return self.director.tick(now)
+
+    def _present(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self.director.mark_present(data["player"])  # his connection reached his seat (fpc 2-2)
+        return []
+
+    def _pause(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self._log("pause", data, now)
+        return self.director.pause(now)
+
+    def _resume(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self._log("resume", data, now)
+        return self.director.resume(now)
+
+    def _abandon(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self._log("disqualify" if data.get("dq") else "abandon", data, now)
+        return self.director.abandon(data["player"], now)
+
+    def _adjust(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self.adjust[data["player"]] = (int(data["stack"]), str(data.get("reason", "")))
+        self._log("adjust", data, now)
+        return self._now_if_between_hands(data["player"], now)
+
+    def _move(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self.moves[data["player"]] = (int(data["table"]), int(data["seat"]))
+        self._log("move", data, now)
+        return self._now_if_between_hands(data["player"], now)
+
+    def _warn(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self._log("warn", data, now)
+        return self._note("warn", data)
+
+    def _penalty(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self._log("penalty", data, now)
+        return self._note("penalty", data)
+
+    def _rule(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self._log("rule", data, now)
+        return self._ruling(data)
+
+    # ------------------------------------------------------------------ the console
+
+    def _now_if_between_hands(self, pid: str, now: float) -> list[Instruction]:
+        """A queued console action, carried out now if the player's table is between hands."""
+        d = self.director
+        table, _ = d.where(pid)
+        return [] if table is None or d.busy(table) else self._between_hands(table, now)
+
+    def _note(self, kind: str, data: dict[str, Any]) -> list[Instruction]:
         """cdc 11.1, tda 71: a warning, or missed hands (dealt dead, blinds posted)."""
         pid = data["player"]
         table, _ = self.director.where(pid)
@@ -198,7 +215,7 @@ class DirectorLoop:
         note = f"warning to {name} (cdc 11.1). {text}".strip()
         return [TableNote(table_id=table, text=note, player_id=pid)]
 
-    def _call(self, data: dict[str, Any], now: float) -> list[Any]:
+    def _call(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
         """A player calls the director to his table (a dispute): a pending decision."""
         pid = data["player"]
         table, seat = self.director.where(pid)
@@ -220,7 +237,7 @@ class DirectorLoop:
         note = f"{call['name']} calls the director (#{call['id']}): {call['text']}"
         return [TableNote(table_id=table, text=note)]
 
-    def _rule(self, data: dict[str, Any]) -> list[Any]:
+    def _ruling(self, data: dict[str, Any]) -> list[Instruction]:
         """The director's ruling on a pending call, said at the table it came from."""
         call = next((c for c in self.calls if c["id"] == data.get("call")), None)
         if call is None:
@@ -232,10 +249,13 @@ class DirectorLoop:
     def _log(self, op: str, data: dict[str, Any], now: float) -> None:
         self.log.append({"op": op, "at": now, **data})
 
-    def _between_hands(self, table_id: int, now: float) -> list[Any]:
+    def _between_hands(self, table_id: int, now: float) -> list[Instruction]:
         """Console actions waiting for this table to be between hands."""
+        return self._adjustments(table_id) + self._moves(table_id)
+
+    def _adjustments(self, table_id: int) -> list[Instruction]:
         d = self.director
-        out: list[Any] = []
+        out: list[Instruction] = []
         for pid, (stack, reason) in list(self.adjust.items()):
             where, seat = d.where(pid)
             if where != table_id or seat is None:
@@ -249,11 +269,15 @@ class DirectorLoop:
             out.append(
                 Adjusted(table_id=table_id, seat=seat, player_id=pid, stack=stack, reason=reason)
             )
+        return out
+
+    def _moves(self, table_id: int) -> list[Instruction]:
+        d = self.director
+        out: list[Instruction] = []
         for pid, (to_table, to_seat) in list(self.moves.items()):
             where, seat = d.where(pid)
             if where != table_id or seat is None:
                 continue
-            name = self.names.get(pid, pid)
             if to_table in d.table_ids() and d.busy(to_table):
                 continue  # waits for that table's hand to end too
             del self.moves[pid]
@@ -261,6 +285,7 @@ class DirectorLoop:
             if to_table in d.table_ids() and to_seat not in d.seating(to_table):
                 move = d.move(pid, to_table, to_seat)
             if move is None:
+                name = self.names.get(pid, pid)
                 text = f"{name} cannot go to table {to_table}, seat {to_seat}"
                 out.append(ConsoleRefused(op="move", text=text))
             else:
@@ -271,19 +296,25 @@ class DirectorLoop:
         return tournament_state(self, now)
 
 
-def ended_report(data: dict[str, Any]) -> HandEnded:
-    p = data["positions"]
-    return HandEnded(
-        table_id=int(data["table"]),
-        hand_no=int(data["hand"]),
-        positions=Positions(button=p[0], sb_slot=p[1], big_blind=p[2]),
-        stacks={int(s): (str(v[0]), int(v[1])) for s, v in data["stacks"].items()},
-        busts=tuple(
-            Bust(player_id=b[0], seat=int(b[1]), start_stack=int(b[2]), eliminated_by=tuple(b[3]))
-            for b in data["busts"]
-        ),
-        cancelled=bool(data.get("cancelled")),
-    )
+_HANDLERS: dict[str, _Handler] = {
+    "register": DirectorLoop._register,
+    "start": DirectorLoop._start,
+    "ready": DirectorLoop._ready,
+    "allin": DirectorLoop._allin,
+    "ended": DirectorLoop._ended,
+    "tick": DirectorLoop._tick,
+    "present": DirectorLoop._present,
+    "pause": DirectorLoop._pause,
+    "resume": DirectorLoop._resume,
+    "abandon": DirectorLoop._abandon,
+    "adjust": DirectorLoop._adjust,
+    "move": DirectorLoop._move,
+    "warn": DirectorLoop._warn,
+    "penalty": DirectorLoop._penalty,
+    "call": DirectorLoop._call,
+    "rule": DirectorLoop._rule,
+}
+"""Report kind -> its handler (``ended`` as JSON: the Redis stream's)."""
 
 
 def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
@@ -328,7 +359,9 @@ class LocalCoordinator:
     by the host right away (they only queue commands on the tables' inboxes). The director's
     clock is ticked at its next deadline by a timer of the tables' clock."""
 
-    def __init__(self, loop: DirectorLoop, clock: Clock, apply: Callable[[list[Any]], None]):
+    def __init__(
+        self, loop: DirectorLoop, clock: Clock, apply: Callable[[list[Instruction]], None]
+    ) -> None:
         self.loop = loop
         self.clock = clock
         self._apply = apply
@@ -336,7 +369,12 @@ class LocalCoordinator:
         self._armed: float | None = None
 
     def submit(self, kind: str, data: dict[str, Any]) -> None:
-        decisions = self.loop.handle(kind, data, self.clock.now())
+        self._carry_out(self.loop.handle(kind, data, self.clock.now()))
+
+    def hand_ended(self, report: HandEnded) -> None:
+        self._carry_out(self.loop.hand_ended(report, self.clock.now()))
+
+    def _carry_out(self, decisions: list[Instruction]) -> None:
         if decisions:
             self._apply(decisions)
         self._arm()

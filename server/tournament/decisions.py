@@ -1,7 +1,11 @@
-"""What the director is told (reports) and what it decides (decisions): frozen dataclasses.
+"""What the director decides (decisions), and what it is told at the end of a hand.
 
 Every :class:`~server.tournament.director.Director` method returns a list of decisions; the
-coordinator routes each one to the table(s) it names (``table_id`` fields) or to the lobby.
+coordinator routes each one to the table(s) it names (``table_id`` fields) or to the lobby, and
+:func:`server.tournament.interpret.interpret` turns each into table operations. The director's
+console adds its own (:data:`ConsoleDecision`). The report a table makes at the end of a hand,
+:class:`HandEnded` with its :class:`Bust` list, is the table layer's (:mod:`server.table.report`)
+and re-exported here.
 """
 
 from __future__ import annotations
@@ -10,18 +14,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from server.engine.positions import Positions
 from server.engine.setup import Blinds
-from server.table.positions import Positions
+from server.table.report import Bust, HandEnded
 
 from .rules import HandForHandTrigger
 
 __all__ = [
+    "Adjusted",
     "BountyAwarded",
     "Break",
     "BreakTable",
     "Bust",
     "ChipRace",
     "ChipRaceLine",
+    "ConsoleDecision",
+    "ConsoleRefused",
     "Deal",
     "Decision",
     "Eliminated",
@@ -29,6 +37,7 @@ __all__ = [
     "Finished",
     "HandEnded",
     "HandForHand",
+    "Instruction",
     "LevelChange",
     "MovePlayer",
     "Rebought",
@@ -43,44 +52,14 @@ __all__ = [
     "ShowdownHold",
     "ShowdownReveal",
     "TableAssignment",
+    "TableNote",
     "Unregistered",
     "Wait",
     "WaitReason",
 ]
 
 
-# ---------------------------------------------------------------------- reports (in)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Bust:
-    """A player who lost all his chips in the hand."""
-
-    player_id: str
-    seat: int
-    start_stack: int
-    """His stack when the hand started (cdc 1.10: simultaneous busts are ranked by it)."""
-    eliminated_by: tuple[str, ...] = ()
-    """Winner(s) of the pot(s) that took his last chips (bounties)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HandEnded:
-    """A table's report at the end of a hand (pot awarded)."""
-
-    table_id: int
-    hand_no: int
-    positions: Positions
-    """Button, small blind slot and big blind of the hand just played."""
-    stacks: Mapping[int, tuple[str, int]]
-    """Seat -> (player, stack) for every player still holding chips at the table."""
-    busts: tuple[Bust, ...] = ()
-    cancelled: bool = False
-    """The hand was called off with every bet returned (cdc 5.4: a crash): the next deal at
-    this table replays it at the same positions."""
-
-
-# ---------------------------------------------------------------------- decisions (out)
+# ---------------------------------------------------------------------- the director's
 
 
 class RefusalReason(StrEnum):
@@ -404,3 +383,43 @@ Decision = (
     | RegistrationClosed
     | Finished
 )
+
+
+# ---------------------------------------------------------------------- the director's console
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Adjusted:
+    """The director's console changed a stack between hands (reason logged)."""
+
+    table_id: int
+    seat: int
+    player_id: str
+    stack: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableNote:
+    """Said at a table by the director: a warning, a penalty (``dead_hands`` missed hands,
+    cdc 11.1), a player's call for the director, or a ruling on it."""
+
+    table_id: int
+    text: str
+    player_id: str = ""
+    dead_hands: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsoleRefused:
+    """A console command that could not be carried out (told to the director's consoles)."""
+
+    op: str
+    text: str
+
+
+ConsoleDecision = Adjusted | TableNote | ConsoleRefused
+"""What :class:`~server.tournament.coordinator.DirectorLoop` adds to the director's decisions."""
+
+Instruction = Decision | ConsoleDecision
+"""Everything a host carries out (:func:`server.tournament.interpret.interpret`)."""

@@ -1,10 +1,13 @@
 """The live side of a tournament in one server process: its tables and its players' connections.
 
 The host carries out the director's decisions on the :class:`~server.table.actor.TableActor` of
-each table it runs (seat, remove, deal, hold and reveal, stacks), reports what the tables say
-(ready, all-in hand-for-hand, hand ended) to the coordinator, and keeps every registered
-player's connection on his current seat: when the director moves him (balancing, a broken table,
-the final table) the connection is re-attached to the new table and told with ``moved``.
+each table it runs (seat, remove, deal, hold and reveal, stacks): it is the live
+:class:`~server.tournament.interpret.TableOps` of :func:`~server.tournament.interpret.interpret`,
+and every command it sends a table goes through its ``cmd_*`` methods. It reports what the tables
+say (ready, all-in hand-for-hand, the :class:`~server.table.report.HandEnded` of a hand) to the
+coordinator, and keeps every registered player's connection on his current seat: when the
+director moves him (balancing, a broken table, the final table) the connection is re-attached to
+the new table and told with ``moved``.
 
 Every process of a Redis tournament runs a host and sees every decision; each host acts on the
 tables it runs (``directory``) and on the connections it holds.
@@ -15,57 +18,42 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
 from server.gateway.auth import TokenAuthority
-from server.table.actor import Client, Directive, HandReport, Store, TableActor
+from server.table import commands as c
+from server.table.actor import Client, Store, TableActor
 from server.table.clock import Clock
 from server.table.config import TableConfig
 from server.table.dealer import Dealer
 
 from .config import TournamentConfig
-from .coordinator import Adjusted, ConsoleRefused, Coordinator, TableNote
+from .console import CONSOLE_OPS, console_report
+from .coordinator import Coordinator
 from .decisions import (
-    BountyAwarded,
-    BreakTable,
     ChipRace,
     Deal,
     Eliminated,
-    FinalTable,
     Finished,
-    MovePlayer,
+    HandEnded,
+    Instruction,
     Rebought,
     Refused,
     Registered,
-    RemovePlayer,
-    ShowdownReveal,
+    RemovalReason,
     TableAssignment,
-    Wait,
+    WaitReason,
 )
+from .interpret import Announcement, Move, colour_up_note, interpret
 from .results import results_csv, results_json
 
 __all__ = ["HostSettings", "TournamentHost"]
 
 log = logging.getLogger("brasseur.tournament")
-
-CONSOLE_OPS = frozenset(
-    {
-        "start",
-        "pause",
-        "resume",
-        "move",
-        "warn",
-        "penalty",
-        "disqualify",
-        "adjust",
-        "folded",
-        "rule",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,8 +123,9 @@ class TournamentHost:
         self.clients: dict[str, Client] = {}
         self.followers: dict[str, Client] = {}
         self.pending: dict[str, tuple[Client, int | None]] = {}
-        self.registered = 0
-        self.finished = False
+        self.registrations = 0
+        self.done = False
+        """The tournament is over."""
         self._dirty: asyncio.TimerHandle | None = None
         self.present: set[str] = set()
         self.consoles: dict[str, Client] = {}
@@ -225,7 +214,7 @@ class TournamentHost:
         )
         actor = self.tables.get(where.table)
         if actor is not None:
-            actor.post("attach", client, None)
+            self.cmd_attach(actor, client)
 
     def console(self, client: Client, msg: m.Direct) -> None:
         """A director's command (director token checked)."""
@@ -236,41 +225,10 @@ class TournamentHost:
         if msg.op not in CONSOLE_OPS:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"unknown op {msg.op!r}")
         self.consoles[client.cid] = client
-        player = msg.player or ""
-        if msg.op in ("move", "warn", "penalty", "disqualify", "adjust") and (
-            player not in self.names
-        ):
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "unknown player")
-        if msg.op == "start":
-            self.coordinator.submit("start", {})
-        elif msg.op in ("pause", "resume"):
-            self.coordinator.submit(msg.op, {"text": msg.text or ""})
-        elif msg.op == "disqualify":  # tda 71, cdc 11.x: chips removed, ranked now
-            self.coordinator.submit("abandon", {"player": player, "dq": True, "text": msg.text})
-        elif msg.op == "adjust":
-            if msg.amount is None or msg.amount <= 0 or not msg.text:
-                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "a positive stack and a reason")
-            self.coordinator.submit(
-                "adjust", {"player": player, "stack": msg.amount, "reason": msg.text}
-            )
-        elif msg.op == "move":
-            table = self.table_number(msg.table or "")
-            if table is None or msg.seat is None:
-                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "a table and a seat")
-            self.coordinator.submit("move", {"player": player, "table": table, "seat": msg.seat})
-        elif msg.op in ("warn", "penalty"):
-            if msg.op == "penalty" and not 1 <= (msg.hands or 0) <= 100:
-                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "1 to 100 hands")
-            if player not in self.where:
-                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the player has no seat")
-            self.coordinator.submit(
-                msg.op, {"player": player, "hands": msg.hands or 0, "text": msg.text or ""}
-            )
-        elif msg.op == "rule":  # a ruling on a pending call (``amount`` is the call's number)
-            if msg.amount is None or not msg.text:
-                raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the call's number and a ruling")
-            self.coordinator.submit("rule", {"call": msg.amount, "text": msg.text})
-        elif msg.op == "folded":
+        report = console_report(msg, self.names, self.where, self.table_number)
+        if report is not None:
+            self.coordinator.submit(*report)
+        else:
             self._folded(client, msg.table or "")
 
     def abandon(self, token: str) -> None:
@@ -323,203 +281,222 @@ class TournamentHost:
         if self.coordinator is not None and number is not None:
             self.coordinator.submit("allin", {"table": number})
 
-    def hand_ended(self, table: TableActor, report: HandReport) -> None:
+    def hand_ended(self, table: TableActor, report: HandEnded) -> None:
         number = self.table_number(table.table)
-        if self.coordinator is None or number is None:
-            return
-        p = report.positions
-        self.coordinator.submit(
-            "ended",
-            {
-                "table": number,
-                "hand": report.hand_no,
-                "positions": [p.button, p.sb_slot, p.big_blind],
-                "stacks": {str(s): [pid, v] for s, (pid, v) in report.stacks.items()},
-                "busts": [[*list(b[:3]), list(b[3])] for b in report.busts],
-                "cancelled": report.cancelled,
-            },
-        )
+        if self.coordinator is not None and number is not None:
+            self.coordinator.hand_ended(report.numbered(number))
 
     # ------------------------------------------------------------------ director -> tables
 
-    def apply(self, decisions: list[Any]) -> None:
+    def apply(self, decisions: list[Instruction]) -> None:
         for observe in self.observers:
             observe(decisions)
         for dec in decisions:
             try:
-                self._apply(dec)
+                interpret(dec, self)
             except Exception:
                 log.exception("tournament %s: applying %s", self.tid, dec)
         self._changed()
 
-    def _mine(self, table: int) -> TableActor | None:
-        return self.tables.get(table)
+    # TableOps (server.tournament.interpret): the players and the lobby
 
-    def _apply(self, dec: Any) -> None:
-        if isinstance(dec, Registered):
-            self.names[dec.player_id] = dec.name
-            self.registered += 1
-            pending = self.pending.pop(dec.player_id, None)
-            if pending is not None:
-                client, ref = pending
-                client.pid = dec.player_id
-                self.clients[dec.player_id] = client
-                self.followers[client.cid] = client
-                token = self.player_token(dec.player_id)
-                client.deliver(
-                    encode(
-                        m.Registered(
-                            tournament=self.tid, player=dec.player_id, token=token, ref=ref
-                        )
-                    )
+    def registered(self, dec: Registered) -> None:
+        self.names[dec.player_id] = dec.name
+        self.registrations += 1
+        pending = self.pending.pop(dec.player_id, None)
+        if pending is not None:
+            client, ref = pending
+            client.pid = dec.player_id
+            self.clients[dec.player_id] = client
+            self.followers[client.cid] = client
+            token = self.player_token(dec.player_id)
+            client.deliver(
+                encode(
+                    m.Registered(tournament=self.tid, player=dec.player_id, token=token, ref=ref)
                 )
-            if dec.table_id is not None and dec.seat is not None:
-                self._seat(dec.table_id, dec.seat, dec.player_id, dec.stack, dec.waits_for_button)
-                self._attach(dec.player_id, "late entry")
-            if (
-                self.settings.start_when_registered
-                and self.registered == self.settings.start_when_registered
-                and self.coordinator is not None
-            ):
-                self.coordinator.submit("start", {})
-        elif isinstance(dec, Refused):
-            pending = self.pending.pop(dec.player_id, None)
-            if pending is not None:
-                client, ref = pending
-                client.deliver(
-                    encode(
-                        m.Error(
-                            code=f"tournament.{dec.reason.value}",
-                            message=dec.detail or dec.reason.value.replace("_", " "),
-                            ref=ref,
-                        )
-                    )
-                )
-        elif isinstance(dec, TableAssignment):
-            self._open(dec)
-        elif isinstance(dec, Deal):
-            actor = self._mine(dec.table_id)
-            if actor is not None:
-                directive = Directive(
-                    hand_no=dec.hand_no,
-                    blinds=dec.blinds,
-                    positions=dec.positions,
-                    hand_for_hand=dec.hand_for_hand,
-                    level=dec.level_number,
-                )
-                actor.post("t_deal", None, directive)
-        elif isinstance(dec, Wait):
-            actor = self._mine(dec.table_id)
-            if actor is not None:
-                actor.post("t_wait", None, dec.reason.value)
-        elif isinstance(dec, ShowdownReveal):
-            actor = self._mine(dec.table_id)
-            if actor is not None:
-                actor.post("t_reveal", None, None)
-        elif isinstance(dec, MovePlayer):
-            self._move(
-                dec.player_id,
-                dec.from_table,
-                dec.from_seat,
-                dec.to_table,
-                dec.to_seat,
-                dec.stack,
-                dec.waits_for_button,
-                dec.reason,
             )
-        elif isinstance(dec, BreakTable):
-            for draw in dec.draws:
-                self._move(
-                    draw.player_id,
-                    draw.from_table,
-                    draw.from_seat,
-                    draw.to_table,
-                    draw.to_seat,
-                    draw.stack,
-                    draw.waits_for_button,
-                    "table broken",
-                )
-            self._close(dec.table_id)
-        elif isinstance(dec, FinalTable):
-            for draw in dec.draws:
-                self._unseat(draw.from_table, draw.from_seat, draw.player_id, "final table")
-            for tid in dec.closed_tables:
-                self._close(tid)
-            self._open(dec.table, "final table", {d.player_id: d.from_table for d in dec.draws})
-        elif isinstance(dec, ChipRace):
-            actor = self._mine(dec.table_id)
-            for line in dec.lines:
-                if actor is not None:
-                    note = (
-                        f"colour-up of the {dec.removed}s: {self.names.get(line.player_id)} "
-                        f"{line.stack_before} -> {line.stack_after}"
-                        + (f" (cards {' '.join(line.cards)})" if line.cards else "")
-                        + " (cdc 3.2)"
-                    )
-                    actor.post(
-                        "t_stack", None, (line.seat, line.player_id, line.stack_after, note, False)
-                    )
-        elif isinstance(dec, Rebought):
-            self.where[dec.player_id] = _Seat(dec.table_id, dec.seat)
-            self._seat(dec.table_id, dec.seat, dec.player_id, dec.chips, False)
-            self._attach(dec.player_id, "rebuy")
-        elif isinstance(dec, BountyAwarded):
-            where = self.where.get(dec.player_id)
-            if where is not None and dec.chips:
-                actor = self._mine(where.table)
-                if actor is not None:
-                    note = f"bounty: {self.names.get(dec.player_id)} +{dec.chips}"
-                    actor.post("t_stack", None, (where.seat, dec.player_id, dec.chips, note, True))
-        elif isinstance(dec, ConsoleRefused):
-            for console in list(self.consoles.values()):
-                console.deliver(
-                    encode(m.Error(code="tournament.refused", message=f"{dec.op}: {dec.text}"))
-                )
-        elif isinstance(dec, TableNote):
-            actor = self._mine(dec.table_id)
-            if actor is not None:
-                if dec.dead_hands:
-                    actor.post("t_penalty", None, (dec.player_id, dec.dead_hands))
-                actor.post("t_note", None, dec.text)
-        elif isinstance(dec, Adjusted):
-            actor = self._mine(dec.table_id)
-            if actor is not None:
-                note = f"director: {self.names.get(dec.player_id)} now {dec.stack} ({dec.reason})"
-                actor.post("t_stack", None, (dec.seat, dec.player_id, dec.stack, note, False))
-        elif isinstance(dec, RemovePlayer):
-            self._unseat(dec.table_id, dec.seat, dec.player_id, dec.reason.value)
-            self.where.pop(dec.player_id, None)
-        elif isinstance(dec, Eliminated):
-            self.where.pop(dec.player_id, None)
-        elif isinstance(dec, Finished):
-            self.finished = True
-            results = dec.results
-            self.persist(f"tournament:{self.tid}:results.csv", results_csv(results))
-            self.persist(f"tournament:{self.tid}:results.json", results_json(results, self.config))
-            for tid in list(self.tables):
-                self._close(tid)
+        start = self.settings.start_when_registered
+        if start and self.registrations == start and self.coordinator is not None:
+            self.coordinator.submit("start", {})
 
-    def _open(
-        self, a: TableAssignment, reason: str = "seated", came_from: dict[str, int] | None = None
-    ) -> None:
+    def refused(self, dec: Refused) -> None:
+        pending = self.pending.pop(dec.player_id, None)
+        if pending is not None:
+            client, ref = pending
+            text = dec.detail or dec.reason.value.replace("_", " ")
+            client.deliver(
+                encode(m.Error(code=f"tournament.{dec.reason.value}", message=text, ref=ref))
+            )
+
+    def rebought(self, dec: Rebought) -> None:
+        self.where[dec.player_id] = _Seat(dec.table_id, dec.seat)
+
+    def eliminated(self, dec: Eliminated) -> None:
+        self.where.pop(dec.player_id, None)
+
+    def finished(self, dec: Finished) -> None:
+        self.done = True
+        results = dec.results
+        self.persist(f"tournament:{self.tid}:results.csv", results_csv(results))
+        self.persist(f"tournament:{self.tid}:results.json", results_json(results, self.config))
+        for table in list(self.tables):
+            self.close_table(table, "finished")
+
+    def announce(self, dec: Announcement) -> None:
+        pass  # the lobby's state shows it
+
+    def console_refused(self, op: str, text: str) -> None:
+        for console in list(self.consoles.values()):
+            console.deliver(encode(m.Error(code="tournament.refused", message=f"{op}: {text}")))
+
+    def name(self, player: str) -> str:
+        return self.names.get(player, player)
+
+    # TableOps: seats
+
+    def open_table(self, a: TableAssignment, reason: str, came_from: Mapping[str, int]) -> None:
         owner = self.directory.setdefault(a.table_id, self.process)
         for seat, pid in a.seats.items():
             self.where[pid] = _Seat(a.table_id, seat)
-        came_from = came_from or {}
-        if owner != self.process:
-            for pid in a.seats.values():
-                self._attach(pid, reason, came_from.get(pid))
-            return
-        config = self.table_config(a.table_id, a.max_seats)
-        actor = TableActor(config, self.clock, self.dealer(), store=self.store)
-        actor.director = self
-        self.tables[a.table_id] = actor
-        for seat, pid in a.seats.items():
-            actor.post("t_seat", None, (seat, pid, self.names.get(pid, pid), a.stacks[pid], False))
-        self.add_table(actor)
-        actor.start()
+        if owner == self.process:
+            config = self.table_config(a.table_id, a.max_seats)
+            actor = TableActor(config, self.clock, self.dealer(), store=self.store)
+            actor.direct(self)
+            self.tables[a.table_id] = actor
+            for seat, pid in a.seats.items():
+                self.cmd_seat(actor, seat, pid, self.name(pid), a.stacks[pid], False)
+            self.add_table(actor)
+            actor.start()
         for pid in a.seats.values():
             self._attach(pid, reason, came_from.get(pid))
+
+    def close_table(self, table: int, reason: str) -> None:
+        actor = self.tables.pop(table, None)
+        if actor is not None:
+            self.cmd_close(actor)
+            self.drop_table(actor.table)
+
+    def seat(
+        self, table: int, seat: int, player: str, stack: int, waits_for_button: bool, reason: str
+    ) -> None:
+        self._seat(table, seat, player, stack, waits_for_button)
+        self._attach(player, reason)
+
+    def move(self, move: Move, reason: str) -> None:
+        self.unseat(move.from_table, move.from_seat, move.player_id, "moved")
+        self._seat(move.to_table, move.to_seat, move.player_id, move.stack, move.waits_for_button)
+        self._attach(move.player_id, reason, move.from_table)
+
+    def unseat(self, table: int, seat: int, player: str, reason: str) -> None:
+        actor = self.tables.get(table)
+        if actor is not None:
+            self.cmd_remove(actor, seat, player, reason[:16])
+
+    def remove(self, table: int, seat: int, player: str, reason: RemovalReason) -> None:
+        self.unseat(table, seat, player, reason.value)
+        self.where.pop(player, None)
+
+    def _seat(self, table: int, seat: int, pid: str, stack: int, waits: bool) -> None:
+        self.where[pid] = _Seat(table, seat)
+        actor = self.tables.get(table)
+        if actor is not None:
+            self.cmd_seat(actor, seat, pid, self.name(pid), stack, waits)
+
+    # TableOps: hands, chips and words
+
+    def deal(self, deal: Deal) -> None:
+        actor = self.tables.get(deal.table_id)
+        if actor is not None:
+            self.cmd_deal(actor, deal)
+
+    def wait(self, table: int, reason: WaitReason) -> None:
+        actor = self.tables.get(table)
+        if actor is not None:
+            self.cmd_wait(actor, reason)
+
+    def hold(self, table: int) -> None:
+        pass  # the table holds the all-in hands until told to reveal them
+
+    def reveal(self, table: int) -> None:
+        actor = self.tables.get(table)
+        if actor is not None:
+            self.cmd_reveal(actor)
+
+    def colour_up(self, race: ChipRace) -> None:
+        actor = self.tables.get(race.table_id)
+        if actor is None:
+            return
+        for line in race.lines:
+            note = colour_up_note(race, line, self.name(line.player_id))
+            self.cmd_stack(actor, line.seat, line.player_id, line.stack_after, note, relative=False)
+
+    def set_stack(self, table: int, seat: int, player: str, stack: int, note: str) -> None:
+        actor = self.tables.get(table)
+        if actor is not None:
+            self.cmd_stack(actor, seat, player, stack, note, relative=False)
+
+    def add_chips(self, player: str, chips: int, note: str) -> None:
+        where = self.where.get(player)
+        actor = self.tables.get(where.table) if where is not None and chips else None
+        if where is not None and actor is not None:
+            self.cmd_stack(actor, where.seat, player, chips, note, relative=True)
+
+    def note(self, table: int, text: str) -> None:
+        actor = self.tables.get(table)
+        if actor is not None:
+            self.cmd_note(actor, text)
+
+    def penalty(self, table: int, player: str, hands: int) -> None:
+        actor = self.tables.get(table)
+        if actor is not None:
+            self.cmd_penalty(actor, player, hands)
+
+    # ------------------------------------------------------------------ table commands
+    # The only place that sends commands to the table actors (server.table.commands).
+
+    def cmd_seat(
+        self, actor: TableActor, seat: int, pid: str, name: str, stack: int, waits: bool
+    ) -> None:
+        actor.post(c.SeatPlayer(seat=seat, player=pid, name=name, stack=stack, waits=waits))
+
+    def cmd_remove(self, actor: TableActor, seat: int, pid: str, status: str) -> None:
+        actor.post(c.RemovePlayer(seat=seat, player=pid, status=status))
+
+    def cmd_stack(
+        self, actor: TableActor, seat: int, pid: str, amount: int, note: str, *, relative: bool
+    ) -> None:
+        actor.post(c.SetStack(seat=seat, player=pid, amount=amount, note=note, relative=relative))
+
+    def cmd_deal(self, actor: TableActor, deal: Deal) -> None:
+        actor.post(
+            c.NextDeal(
+                hand_no=deal.hand_no,
+                blinds=deal.blinds,
+                positions=deal.positions,
+                hand_for_hand=deal.hand_for_hand,
+                level=deal.level_number,
+            )
+        )
+
+    def cmd_wait(self, actor: TableActor, reason: WaitReason) -> None:
+        actor.post(c.HoldDeal(reason=reason.value))
+
+    def cmd_reveal(self, actor: TableActor) -> None:
+        actor.post(c.Reveal())
+
+    def cmd_note(self, actor: TableActor, text: str) -> None:
+        actor.post(c.TableNote(text=text))
+
+    def cmd_penalty(self, actor: TableActor, pid: str, hands: int) -> None:
+        actor.post(c.Penalty(player=pid, hands=hands))
+
+    def cmd_close(self, actor: TableActor) -> None:
+        actor.post(c.CloseTable())
+
+    def cmd_attach(self, actor: TableActor, client: Client) -> None:
+        actor.post(c.Attach(conn=TableActor.conn(client)), client)
+
+    # ------------------------------------------------------------------ tables
 
     def table_config(self, table: int, max_seats: int) -> TableConfig:
         """The configuration of one of the tournament's tables (the same in every process: a
@@ -548,43 +525,11 @@ class TournamentHost:
 
     def adopt(self, table: int, actor: TableActor) -> None:
         """Run a table recovered from the shared store (another process died)."""
-        actor.director = self
+        actor.direct(self)
         self.tables[table] = actor
         self.directory[table] = self.process
         self.add_table(actor)
         actor.start()
-
-    def _seat(self, table: int, seat: int, pid: str, stack: int, waits: bool) -> None:
-        self.where[pid] = _Seat(table, seat)
-        actor = self._mine(table)
-        if actor is not None:
-            actor.post("t_seat", None, (seat, pid, self.names.get(pid, pid), stack, waits))
-
-    def _unseat(self, table: int, seat: int, pid: str, status: str) -> None:
-        actor = self._mine(table)
-        if actor is not None:
-            actor.post("t_remove", None, (seat, pid, status[:16]))
-
-    def _move(
-        self,
-        pid: str,
-        from_table: int,
-        from_seat: int,
-        to_table: int,
-        to_seat: int,
-        stack: int,
-        waits: bool,
-        reason: str,
-    ) -> None:
-        self._unseat(from_table, from_seat, pid, "moved")
-        self._seat(to_table, to_seat, pid, stack, waits)
-        self._attach(pid, reason, from_table)
-
-    def _close(self, table: int) -> None:
-        actor = self.tables.pop(table, None)
-        if actor is not None:
-            actor.post("t_close", None, None)
-            self.drop_table(actor.table)
 
     # ------------------------------------------------------------------ lobby
 

@@ -13,7 +13,7 @@ Keys, for the tournament prefix ``P`` (``{base}:t:{tid}``)::
     P:config               the tournament's TOML
     P:reports              stream of reports: msgpack [kind, data, process]
     P:decisions            stream of decision batches (pickled, see _Batch)
-    P:director             the director's state (pickled _Directing), written fenced
+    P:director             the director's state (pickled redis_state.Directing), written fenced
     P:lease, P:lease:epoch the director's lease (server.tournament.lease)
     P:t0                   Redis time at the tournament's creation (the director's clock)
     P:procs                hash process -> websocket url of every process seen
@@ -38,23 +38,21 @@ stacks, so the chips always balance) and publishes the director's seating of the
 process never applied), starts it, and every process re-attaches the connections it holds of
 the table's players (a ``moved`` with the new process's url when it is another one).
 
-The pickles are trusted: only the server processes of the deployment write these keys.
+The pickles are trusted: only the server processes of the deployment write these keys
+(:mod:`server.tournament.redis_state`; the director's side of a recovered table:
+:mod:`server.tournament.recovery`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
-import os
-import pickle
 import secrets
-import socket
 import time
 import types
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgpack
 import redis
@@ -65,14 +63,17 @@ from server.table.clock import Clock
 
 from .config import TournamentConfig
 from .coordinator import DirectorLoop, tournament_state
-from .decisions import FinalTable, Finished, TableAssignment
+from .decisions import FinalTable, Finished, HandEnded, Instruction, TableAssignment
 from .director import Director
 from .host import TournamentHost
 from .lease import Lease
+from .recovery import close_recovered_hand, hand_record_summary
+from .redis_link import RedisLink, as_text, stream_id
+from .redis_state import Directing, decision_batch, dump, load
 from .redis_store import RedisTableStore
 from .results import results_csv, results_json
 
-__all__ = ["RedisCoordinator", "RedisLink", "close_recovered_hand"]
+__all__ = ["RedisCoordinator", "RedisLink"]
 
 log = logging.getLogger("brasseur.tournament")
 
@@ -102,146 +103,43 @@ return 1
 The director's state and its decisions, written together and only by the lease holder."""
 
 
-def _text(raw: bytes | str) -> str:
-    return raw.decode() if isinstance(raw, bytes) else raw
+_Fields = dict[bytes, bytes]
 
 
-def _stream_id(raw: bytes | str) -> tuple[int, int]:
-    ms, _, seq = _text(raw).partition("-")
-    return int(ms), int(seq or 0)
+def _entries(answer: object) -> list[tuple[str, _Fields]]:
+    """The entries of an XREAD answer (id as text, fields), every stream in order."""
+    streams = cast(list[tuple[bytes, list[tuple[bytes, _Fields]]]], answer or [])
+    return [(as_text(raw_id), fields) for _stream, entries in streams for raw_id, fields in entries]
 
 
-# ---------------------------------------------------------------------- pickling
-
-
-class _Pickler(pickle.Pickler):
-    """The director's configuration is not pickled (every process parses the same TOML, and
-    it holds read-only mapping proxies), nor its random source (re-created on load)."""
-
-    def __init__(self, file: io.BytesIO, config: TournamentConfig, rng: object) -> None:
-        super().__init__(file, protocol=5)
-        self.config = config
-        self.rng = rng
-
-    def persistent_id(self, obj: Any) -> str | None:
-        if obj is self.config:
-            return "config"
-        if obj is self.config.rules:
-            return "rules"
-        if self.rng is not None and obj is self.rng:
-            return "rng"
-        return None
-
-    def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is types.MappingProxyType:
-            return types.MappingProxyType, (dict(obj),)
-        return NotImplemented
-
-
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, file: io.BytesIO, config: TournamentConfig) -> None:
-        super().__init__(file)
-        self.config = config
-
-    def persistent_load(self, pid: Any) -> Any:
-        if pid == "config":
-            return self.config
-        if pid == "rules":
-            return self.config.rules
-        if pid == "rng":
-            return secrets.SystemRandom()
-        raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-
-
-def _dump(value: Any, config: TournamentConfig, rng: object = None) -> bytes:
-    buf = io.BytesIO()
-    _Pickler(buf, config, rng).dump(value)
-    return buf.getvalue()
-
-
-def _load(data: bytes, config: TournamentConfig) -> Any:
-    return _Unpickler(io.BytesIO(data), config).load()
-
-
-# ---------------------------------------------------------------------- the deployment
-
-
-class RedisLink:
-    """The Redis shared by the server processes of one deployment: its url, the key prefix,
-    and this process's name and websocket url (where players are sent to reach its tables)."""
-
-    def __init__(self, url: str, process: str, ws_url: str, prefix: str = "brasseur") -> None:
-        self.url = url
-        self.process = process or f"{socket.gethostname()}:{os.getpid()}"
-        self.ws_url = ws_url
-        self.prefix = prefix
-        self.client = redis.Redis.from_url(url)
-
-    def tournament_prefix(self, tid: str) -> str:
-        return f"{self.prefix}:t:{tid}"
-
-    def add_tournament(self, tid: str, text: str) -> None:
-        """Record a tournament (its TOML): every process runs it from its next start."""
-        p = self.tournament_prefix(tid)
-        pipe = self.client.pipeline(transaction=True)
-        pipe.set(f"{p}:config", text)
-        pipe.sadd(f"{self.prefix}:tournaments", tid)
-        pipe.execute()
-
-    def tournaments(self) -> list[tuple[str, str]]:
-        """``(tid, toml)`` of the tournaments recorded and not finished."""
-        out = []
-        for raw in sorted(self.client.smembers(f"{self.prefix}:tournaments")):
-            tid = _text(raw)
-            p = self.tournament_prefix(tid)
-            text = self.client.get(f"{p}:config")
-            if text is not None and not self.client.exists(f"{p}:results.json"):
-                out.append((tid, _text(text)))
-        return out
-
-    def token_secret(self) -> str:
-        """The secret signing the players' tokens, the same in every process (hex)."""
-        key = f"{self.prefix}:token_secret"
-        self.client.set(key, secrets.token_hex(32), nx=True)
-        return _text(self.client.get(key) or b"")
-
-    def close(self) -> None:
-        self.client.close()
-
-
-# ---------------------------------------------------------------------- the director's state
+def _blob(raw: object) -> bytes:
+    assert isinstance(raw, bytes), type(raw)
+    return raw
 
 
 @dataclass
-class _Directing:
-    """What the lease holder keeps in ``P:director``."""
+class _Pace:
+    """The lease holder's timing between two rounds of its loop."""
 
-    loop: DirectorLoop
-    last_report: str = "0-0"
-    """Id of the last report applied (the next holder reads after it)."""
-    directory: dict[int, str] = field(default_factory=dict)
-    """Table -> process running it."""
-    adopting: dict[int, str] = field(default_factory=dict)
-    """Tables given to a process that has not reported what it recovered yet."""
+    base: tuple[float, float]
+    """(Redis time, monotonic time) when the holder started: the director's clock."""
+    live: dict[str, str]
+    checked: float = 0.0
+    """When it last looked for dead processes (monotonic)."""
+    trimmed: float = 0.0
+    published: float = 0.0
+    dirty: bool = True
+    """The lobby state changed since it was last published."""
 
 
-def _batch(
-    decisions: list[Any] | None = None,
-    directory: dict[int, str] | None = None,
-    state: dict[str, Any] | None = None,
-    sync: dict[int, dict[int, list[Any]] | None] | None = None,
-    adopt: dict[int, dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """One entry of the decisions stream, applied by every process in this order: the
-    directory changes, the lobby state, the decisions, the seatings of recovered tables,
-    and the tables to take over."""
-    return {
-        "directory": directory or {},
-        "state": state,
-        "decisions": decisions or [],
-        "sync": sync or {},
-        "adopt": adopt or {},
-    }
+@dataclass
+class _Round:
+    """What one round of the holder's loop handled, to commit together."""
+
+    entries: int = 0
+    out: list[Instruction] = field(default_factory=list)
+    adopt: dict[int, dict[str, Any]] = field(default_factory=dict)
+    synced: set[int] = field(default_factory=set)
 
 
 # ---------------------------------------------------------------------- the coordinator
@@ -290,7 +188,7 @@ class RedisCoordinator:
         # the director's clock: Redis time since the tournament was created, times the speed
         sec, usec = self.sync.time()
         self.sync.set(self.keys.t0, f"{sec + usec / 1e6:.6f}", nx=True)
-        self._t0 = float(_text(self.sync.get(self.keys.t0) or b"0"))
+        self._t0 = float(as_text(self.sync.get(self.keys.t0) or b"0"))
 
     # ------------------------------------------------------------------ interface
 
@@ -310,6 +208,9 @@ class RedisCoordinator:
         hand's end reported just before the process dies is not lost)."""
         packed = msgpack.packb([kind, data, self.process], use_bin_type=True)
         self.sync.xadd(self.keys.reports, {"r": packed})
+
+    def hand_ended(self, report: HandEnded) -> None:
+        self.submit("ended", report.to_json())
 
     def state(self) -> dict[str, Any]:
         return self._state
@@ -340,7 +241,9 @@ class RedisCoordinator:
 
     async def _live(self) -> dict[str, str]:
         """Process -> websocket url of the processes alive now."""
-        procs = {_text(k): _text(v) for k, v in (await self.aio.hgetall(self.keys.procs)).items()}
+        procs = {
+            as_text(k): as_text(v) for k, v in (await self.aio.hgetall(self.keys.procs)).items()
+        }
         names = sorted(procs)
         if not names:
             return {}
@@ -370,8 +273,10 @@ class RedisCoordinator:
         process started are applied without opening tables (a process restarted under the
         same name gives back the tables it ran: ``orphaned``)."""
         last = "0-0"
-        tail = await self.aio.xrevrange(self.keys.decisions, count=1)
-        catch_up = _stream_id(tail[0][0]) if tail else None
+        tail = cast(
+            list[tuple[bytes, _Fields]], await self.aio.xrevrange(self.keys.decisions, count=1)
+        )
+        catch_up = stream_id(tail[0][0]) if tail else None
         orphans: set[int] = set()
         while True:
             try:
@@ -380,16 +285,14 @@ class RedisCoordinator:
                 log.warning("tournament %s: reading decisions: %s", self.tid, exc)
                 await asyncio.sleep(0.5)
                 continue
-            for _stream, entries in answer or []:
-                for raw_id, fields in entries:
-                    last = _text(raw_id)
-                    catching = catch_up is not None and _stream_id(raw_id) <= catch_up
-                    try:
-                        batch = _load(fields[b"b"], self.config)
-                        self._apply(batch, catching, orphans)
-                    except Exception:
-                        log.exception("tournament %s: applying batch %s", self.tid, last)
-            if catch_up is not None and (not answer or _stream_id(last) >= catch_up):
+            entries = _entries(answer)
+            for last, fields in entries:
+                catching = catch_up is not None and stream_id(last) <= catch_up
+                try:
+                    self._apply(load(fields[b"b"], self.config), catching, orphans)
+                except Exception:
+                    log.exception("tournament %s: applying batch %s", self.tid, last)
+            if catch_up is not None and (not entries or stream_id(last) >= catch_up):
                 catch_up = None
                 mine = sorted(t for t in orphans if self.host.directory.get(t) == UNKNOWN)
                 if mine:
@@ -398,19 +301,7 @@ class RedisCoordinator:
 
     def _apply(self, batch: dict[str, Any], catching: bool, orphans: set[int]) -> None:
         host = self.host
-        for table, proc in batch["directory"].items():
-            if proc != self.process:
-                if table in host.tables:
-                    # we were taken for dead and the table runs elsewhere now
-                    log.warning("tournament %s: table %s moved to %s", self.tid, table, proc)
-                    host._close(table)
-                self._pending.pop(table, None)
-            if catching and proc == self.process:
-                host.directory[table] = UNKNOWN
-                orphans.add(table)
-            else:
-                host.directory[table] = proc
-                orphans.discard(table)
+        self._directory(batch["directory"], catching, orphans)
         if batch["state"] is not None:
             self._state = batch["state"]
         decisions = batch["decisions"]
@@ -423,26 +314,39 @@ class RedisCoordinator:
                 if host.directory.get(table) == self.process:
                     self._adopt(table, info)
 
+    def _directory(self, changes: dict[int, str], catching: bool, orphans: set[int]) -> None:
+        host = self.host
+        for table, proc in changes.items():
+            if proc != self.process:
+                if table in host.tables:
+                    # we were taken for dead and the table runs elsewhere now
+                    log.warning("tournament %s: table %s moved to %s", self.tid, table, proc)
+                    host.close_table(table, "moved")
+                self._pending.pop(table, None)
+            if catching and proc == self.process:
+                host.directory[table] = UNKNOWN
+                orphans.add(table)
+            else:
+                host.directory[table] = proc
+                orphans.discard(table)
+
     def _adopt(self, table: int, info: dict[str, Any]) -> None:
         """Rebuild a table of a dead process from its snapshot and tell the director what
         was found; the table starts when the director's seating comes back (sync)."""
         host = self.host
         if table in host.tables:
-            host._close(table)
+            host.close_table(table, "taken over")
         config = host.table_config(table, int(info["max_seats"]))
         name = config.table_id
         snap = self.store.last_snapshot(name)
         record = self.store.hand_record(name, snap[0]) if snap is not None else None
         actor = TableActor(config, host.clock, host.dealer(), store=self.store)
+        actor.direct(host)
         actor.recover()
         self._pending[table] = actor
         data: dict[str, Any] = {"table": table, "hand": actor.hand_no, "record": None}
         if record is not None:
-            data["record"] = {
-                "start": {str(p["seat"]): int(p["stack"]) for p in record["players"]},
-                "final": {str(s): int(v) for s, v in record["final_stacks"].items()},
-                "winners": sorted({int(w) for pot in record["pots"] for w in pot["winners"]}),
-            }
+            data["record"] = hand_record_summary(record)
         log.info("tournament %s: recovered table %s at hand %s", self.tid, table, actor.hand_no)
         self.submit("recovered", data)
 
@@ -451,21 +355,26 @@ class RedisCoordinator:
         host = self.host
         actor = self._pending.pop(table, None)
         if actor is not None and seating is not None and host.directory.get(table) == self.process:
-            for seat, state in sorted(actor.seats.items()):
-                want = seating.get(seat)
-                if want is None or want[0] != state.pid:
-                    actor.post("t_remove", None, (seat, state.pid, "moved"))
-            for seat, (pid, name, stack) in sorted(seating.items()):
-                state = actor.seats.get(seat)
-                if state is None or state.pid != pid:
-                    actor.post("t_seat", None, (seat, pid, name, stack, False))
-                elif state.stack != stack:
-                    note = f"director: {name} now {stack} (table taken over)"
-                    actor.post("t_stack", None, (seat, pid, stack, note, False))
+            self._match(actor, seating)
             host.adopt(table, actor)
             log.info("tournament %s: table %s runs here now", self.tid, table)
         if seating is not None:
             host.reattach(table)
+
+    def _match(self, actor: TableActor, seating: dict[int, list[Any]]) -> None:
+        """Make a recovered table's seats and stacks the director's."""
+        host = self.host
+        for seat, state in sorted(actor.seats.items()):
+            want = seating.get(seat)
+            if want is None or want[0] != state.player:
+                host.cmd_remove(actor, seat, state.player, "moved")
+        for seat, (pid, name, stack) in sorted(seating.items()):
+            now = actor.seats.get(seat)
+            if now is None or now.player != pid:
+                host.cmd_seat(actor, seat, pid, name, stack, False)
+            elif now.stack != stack:
+                note = f"director: {name} now {stack} (table taken over)"
+                host.cmd_stack(actor, seat, pid, stack, note, relative=False)
 
     # ------------------------------------------------------------------ the lease holder
 
@@ -498,6 +407,26 @@ class RedisCoordinator:
             await self.lease.release()
 
     async def _directing_loop(self) -> None:
+        """Read reports, handle them, commit the director's state with the decisions (fenced
+        by the lease), until the lease is lost."""
+        st, pace = await self._take_the_director()
+        while True:
+            wait = 0.2
+            deadline = st.loop.director.next_deadline()
+            if deadline is not None:
+                wait = min(wait, max(0.0, (deadline - self._now(pace.base)) / self.speed))
+            answer = await self.aio.xread(
+                {self.keys.reports: st.last_report},
+                count=REPORTS_PER_COMMIT,
+                block=max(1, int(wait * 1000)),
+            )
+            now = self._now(pace.base)
+            done = self._handle_reports(st, _entries(answer), now, pace)
+            if not await self._commit_round(st, done, now, pace):
+                return
+
+    async def _take_the_director(self) -> tuple[Directing, _Pace]:
+        """The director's state as the last holder committed it (a new one at first)."""
         sec, usec = await self.aio.time()
         base = (sec + usec / 1e6, time.monotonic())
         raw = await self.aio.get(self.keys.director)
@@ -505,89 +434,92 @@ class RedisCoordinator:
             director = Director(
                 self.config, secrets.SystemRandom(), now=self._now(base), track_presence=True
             )
-            st = _Directing(DirectorLoop(director))
+            st = Directing(DirectorLoop(director))
         else:
-            st = _load(raw, self.config)
-        live = await self._live()
-        checked = trimmed = published = 0.0
-        dirty = True
-        while True:
-            d = st.loop.director
-            wait = 0.2
-            deadline = d.next_deadline()
-            if deadline is not None:
-                wait = min(wait, max(0.0, (deadline - self._now(base)) / self.speed))
-            answer = await self.aio.xread(
-                {self.keys.reports: st.last_report},
-                count=REPORTS_PER_COMMIT,
-                block=max(1, int(wait * 1000)),
-            )
-            entries = [e for _s, es in answer or [] for e in es]
-            now = self._now(base)
-            out: list[Any] = []
-            adopt: dict[int, dict[str, Any]] = {}
-            synced: set[int] = set()
-            for raw_id, fields in entries:
-                st.last_report = _text(raw_id)
-                try:
-                    kind, data, proc = msgpack.unpackb(
-                        fields[b"r"], raw=False, strict_map_key=False
-                    )
-                except Exception:
-                    log.exception("tournament %s: bad report %s", self.tid, st.last_report)
-                    continue
-                try:
-                    if kind == "recovered":
-                        out += self._recovered(st, data, proc, now, synced)
-                    elif kind == "orphaned":
-                        for table in data.get("tables", []):
-                            if st.directory.get(int(table)) == proc:
-                                st.directory[int(table)] = UNKNOWN
-                        checked = 0.0
-                    else:
-                        out += st.loop.handle(kind, data, now)
-                except Exception:  # a bug: skip the report rather than stop the tournament
-                    log.exception("tournament %s: handling %s %s", self.tid, kind, data)
-            deadline = d.next_deadline()
-            if deadline is not None and now >= deadline:
-                out += st.loop.handle("tick", {}, now)
-            mono = time.monotonic()
-            if len(entries) < REPORTS_PER_COMMIT and mono - checked >= CHECK_EVERY:
-                checked = mono
-                live = await self._live()
-                self._take_over(st, live, adopt)
-            if any(isinstance(x, TableAssignment | FinalTable) for x in out):
-                live = await self._live()  # a process started a moment ago takes tables too
-            directory = self._place(st, out, live)
-            directory.update({t: st.directory[t] for t in adopt})
-            sync = {t: self._seating(st, t) for t in synced}
-            dirty = dirty or bool(entries or out)
-            finished = any(isinstance(x, Finished) for x in out)
-            state = None
-            if dirty and (finished or mono - published >= STATE_EVERY):
-                state = tournament_state(st.loop, now)
-                published, dirty = mono, False
-            if not (entries or out or adopt or sync or directory or state):
-                continue
-            batch = b""
-            if out or adopt or sync or directory or state:
-                batch = _dump(_batch(out, directory, state, sync, adopt), self.config)
-            blob = _dump(st, self.config, d._rng)
-            ok = await self._commit(
-                keys=[self.keys.lease, self.keys.director, self.keys.decisions],
-                args=[self.process, blob, batch],
-            )
-            if not ok:
-                log.warning("tournament %s: lease lost: the director stops here", self.tid)
-                self.lease.held = False
-                return
-            if finished and st.loop.finished is not None:
-                await self._save_results(st)
-            if mono - trimmed >= 2.0:
-                trimmed = mono
-                await self.aio.xtrim(self.keys.reports, minid=st.last_report, approximate=True)
+            st = load(_blob(raw), self.config)
+        return st, _Pace(base=base, live=await self._live())
 
-    async def _save_results(self, st: _Directing) -> None:
+    def _handle_reports(
+        self, st: Directing, entries: list[tuple[str, _Fields]], now: float, pace: _Pace
+    ) -> _Round:
+        done = _Round(entries=len(entries))
+        for report_id, fields in entries:
+            st.last_report = report_id
+            try:
+                kind, data, proc = msgpack.unpackb(fields[b"r"], raw=False, strict_map_key=False)
+            except Exception:
+                log.exception("tournament %s: bad report %s", self.tid, report_id)
+                continue
+            try:
+                done.out += self._handle_report(st, kind, data, proc, now, done, pace)
+            except Exception:  # a bug: skip the report rather than stop the tournament
+                log.exception("tournament %s: handling %s %s", self.tid, kind, data)
+        deadline = st.loop.director.next_deadline()
+        if deadline is not None and now >= deadline:
+            done.out += st.loop.handle("tick", {}, now)
+        return done
+
+    def _handle_report(
+        self,
+        st: Directing,
+        kind: str,
+        data: dict[str, Any],
+        proc: str,
+        now: float,
+        done: _Round,
+        pace: _Pace,
+    ) -> list[Instruction]:
+        if kind == "recovered":
+            return self._recovered(st, data, proc, now, done.synced)
+        if kind == "orphaned":
+            for table in data.get("tables", []):
+                if st.directory.get(int(table)) == proc:
+                    st.directory[int(table)] = UNKNOWN
+            pace.checked = 0.0
+            return []
+        return st.loop.handle(kind, data, now)
+
+    async def _commit_round(self, st: Directing, done: _Round, now: float, pace: _Pace) -> bool:
+        """Commit what the round changed; False once the lease is lost."""
+        mono = time.monotonic()
+        if done.entries < REPORTS_PER_COMMIT and mono - pace.checked >= CHECK_EVERY:
+            pace.checked = mono
+            pace.live = await self._live()
+            self._take_over(st, pace.live, done.adopt)
+        if any(isinstance(x, TableAssignment | FinalTable) for x in done.out):
+            pace.live = await self._live()  # a process started a moment ago takes tables too
+        directory = self._place(st, done.out, pace.live)
+        directory.update({t: st.directory[t] for t in done.adopt})
+        sync = {t: self._seating(st, t) for t in done.synced}
+        pace.dirty = pace.dirty or bool(done.entries or done.out)
+        finished = any(isinstance(x, Finished) for x in done.out)
+        state = None
+        if pace.dirty and (finished or mono - pace.published >= STATE_EVERY):
+            state = tournament_state(st.loop, now)
+            pace.published, pace.dirty = mono, False
+        changes = bool(done.out or done.adopt or sync or directory or state)
+        if not (done.entries or changes):
+            return True
+        batch = b""
+        if changes:
+            batch = dump(decision_batch(done.out, directory, state, sync, done.adopt), self.config)
+        blob = dump(st, self.config, st.loop.director._rng)
+        ok = await self._commit(
+            keys=[self.keys.lease, self.keys.director, self.keys.decisions],
+            args=[self.process, blob, batch],
+        )
+        if not ok:
+            log.warning("tournament %s: lease lost: the director stops here", self.tid)
+            self.lease.held = False
+            return False
+        if finished and st.loop.finished is not None:
+            await self._save_results(st)
+        if mono - pace.trimmed >= 2.0:
+            pace.trimmed = mono
+            await self.aio.xtrim(self.keys.reports, minid=st.last_report, approximate=True)
+        return True
+
+    async def _save_results(self, st: Directing) -> None:
         assert st.loop.finished is not None
         results = st.loop.finished.results
         pipe = self.aio.pipeline(transaction=True)
@@ -595,10 +527,10 @@ class RedisCoordinator:
         pipe.set(f"{self.prefix}:results.csv", results_csv(results))
         await pipe.execute()
 
-    def _open_tables(self, st: _Directing) -> set[int]:
+    def _open_tables(self, st: Directing) -> set[int]:
         return set(st.loop.director.table_ids())
 
-    def _pick(self, st: _Directing, live: dict[str, str]) -> str:
+    def _pick(self, st: Directing, live: dict[str, str]) -> str:
         """The live process running the fewest open tables (this one if none is known)."""
         if not live:
             return self.process
@@ -609,7 +541,7 @@ class RedisCoordinator:
                 load[owner] += 1
         return min(sorted(load), key=lambda p: load[p])
 
-    def _place(self, st: _Directing, out: list[Any], live: dict[str, str]) -> dict[int, str]:
+    def _place(self, st: Directing, out: list[Instruction], live: dict[str, str]) -> dict[int, str]:
         """A process for every table the decisions open."""
         placed: dict[int, str] = {}
         for dec in out:
@@ -620,7 +552,7 @@ class RedisCoordinator:
         return placed
 
     def _take_over(
-        self, st: _Directing, live: dict[str, str], adopt: dict[int, dict[str, Any]]
+        self, st: Directing, live: dict[str, str], adopt: dict[int, dict[str, Any]]
     ) -> None:
         """Give the open tables of dead processes to live ones."""
         d = st.loop.director
@@ -635,7 +567,7 @@ class RedisCoordinator:
             st.directory[table] = st.adopting[table] = new
             adopt[table] = {"max_seats": d._table(table).max_seats}
 
-    def _seating(self, st: _Directing, table: int) -> dict[int, list[Any]] | None:
+    def _seating(self, st: Directing, table: int) -> dict[int, list[Any]] | None:
         d = st.loop.director
         if table not in self._open_tables(st):
             return None
@@ -645,8 +577,8 @@ class RedisCoordinator:
         }
 
     def _recovered(
-        self, st: _Directing, data: dict[str, Any], proc: str, now: float, synced: set[int]
-    ) -> list[Any]:
+        self, st: Directing, data: dict[str, Any], proc: str, now: float, synced: set[int]
+    ) -> list[Instruction]:
         """A process rebuilt a table from its snapshot: close the hand the director still
         believes in play, then publish the seating the table must take (sync)."""
         table = int(data["table"])
@@ -655,63 +587,3 @@ class RedisCoordinator:
         del st.adopting[table]
         synced.add(table)
         return close_recovered_hand(st.loop, data, now, self.tid)
-
-
-def close_recovered_hand(
-    loop: DirectorLoop, data: dict[str, Any], now: float, tid: str = ""
-) -> list[Any]:
-    """The director's side of a table rebuilt from its snapshot after its process died.
-
-    ``data``: ``{"table", "hand", "record"}``, the hand the rebuilt table was at and, if that
-    hand's record was saved, ``{"start", "final"}`` stacks by seat and the ``winners`` seats.
-    If the director still believes a hand in play there, it is closed: as completed when the
-    table finished it (its report died with the process), else as cancelled with the
-    start-of-hand stacks (cdc 5.4; the director's own stacks, so the chips always balance).
-    """
-    table = int(data["table"])
-    d = loop.director
-    if table not in d.table_ids():
-        return []
-    t = d._table(table)  # read only: the hand the director dealt there
-    if t.status.value != "dealt":
-        return []
-    seating = d.seating(table)
-    assert t.ref is not None
-    positions = [t.ref.button, t.ref.sb_slot, t.ref.big_blind]
-    out: list[Any] = []
-    record = data.get("record")
-    if int(data["hand"]) == t.hand_no and record is not None:
-        # the hand was played to its end but the report died with the process
-        stacks: dict[str, list[Any]] = {}
-        busts: list[list[Any]] = []
-        for seat, pid in seating.items():
-            if pid in t.gone:
-                continue
-            final = record["final"].get(str(seat))
-            stack = d.stack(pid) if final is None else int(final)
-            if stack > 0:
-                stacks[str(seat)] = [pid, stack]
-            else:
-                by = sorted({seating[w] for w in record["winners"] if w in seating} - {pid})
-                busts.append([pid, seat, int(record["start"].get(str(seat), 0)), by])
-        busts.sort(key=lambda b: -b[2])
-        report = {"table": table, "hand": t.hand_no, "positions": positions}
-        out = loop.handle(
-            "ended", {**report, "stacks": stacks, "busts": busts, "cancelled": False}, now
-        )
-        if t.status.value != "dealt":
-            log.warning("tournament %s: table %s: hand %s ended", tid, table, t.hand_no)
-            return out
-    # cut by the crash (or never dealt there): cancelled, every bet returned
-    stacks = {
-        str(seat): [pid, d.stack(pid)]
-        for seat, pid in seating.items()
-        if pid not in t.gone and d.stack(pid) > 0
-    }
-    report = {"table": table, "hand": t.hand_no, "positions": positions}
-    out += loop.handle("ended", {**report, "stacks": stacks, "busts": [], "cancelled": True}, now)
-    if t.status.value == "dealt":
-        log.error("tournament %s: table %s stays in hand %s", tid, table, t.hand_no)
-    else:
-        log.warning("tournament %s: table %s: hand %s cancelled", tid, table, t.hand_no)
-    return out

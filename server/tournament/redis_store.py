@@ -265,21 +265,7 @@ class RedisTableStore:
             raise StoreUnavailable(f"table {table!r}: the store cannot write now: {exc}") from exc
         except rx.RedisError as exc:
             raise StoreError(f"table {table!r}: the write failed: {exc}") from exc
-        if code == -1:
-            raise StaleWriter(
-                f"table {table!r}: epoch {batch.epoch} is not the owner epoch {value} "
-                "(the table was taken over)",
-                epoch=batch.epoch,
-                current=int(value),
-            )
-        if code == -2:
-            raise SequenceError(
-                f"table {table!r}: event seq {first} does not follow {value} "
-                "(the first seq of a batch must be the last stored one plus one)",
-                stored=int(value),
-            )
-        if code == -3:
-            raise StoreError(f"table {table!r}: key {_text(value)} holds another type")
+        _raise_refusal(table, batch, code, value)
 
     # -- events ---------------------------------------------------------------------------
 
@@ -386,3 +372,22 @@ class RedisTableStore:
         pipe.delete(*(self._key(table, n) for n in names))
         pipe.srem(self._tables_key, table)
         pipe.execute()
+
+
+def _raise_refusal(table: str, batch: TableWrite, code: Any, value: Any) -> None:
+    """Raise what the write script's ``code`` says it refused (nothing for a write done)."""
+    if code == -1:
+        raise StaleWriter(
+            f"table {table!r}: epoch {batch.epoch} is not the owner epoch {value} "
+            "(the table was taken over)",
+            epoch=batch.epoch,
+            current=int(value),
+        )
+    if code == -2:
+        raise SequenceError(
+            f"table {table!r}: event seq {batch.first_seq} does not follow {value} "
+            "(the first seq of a batch must be the last stored one plus one)",
+            stored=int(value),
+        )
+    if code == -3:
+        raise StoreError(f"table {table!r}: key {_text(value)} holds another type")

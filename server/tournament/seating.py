@@ -2,7 +2,7 @@
 
 A table's *reference* positions are those of the hand in progress, or of the last hand played
 if it is between hands: the arrival plays from the table's next hand, whose positions the
-dead-button rule derives from the reference (:func:`server.table.positions.next_positions`).
+dead-button rule derives from the reference (:func:`server.engine.positions.next_positions`).
 
 An empty seat is classified by what the arrival's next hand would make of it:
 
@@ -10,7 +10,7 @@ An empty seat is classified by what the arrival's next hand would make of it:
 - ``LIVE``: dealt in, and the big blind reaches him before the button does (he pays it first);
 - ``WAITS``: strictly between the button and the big blind (tda 7, 9: "never between the small
   blind and the button"): the table makes him wait for the button to pass
-  (:func:`server.table.positions.waits_as_newcomer`);
+  (:func:`server.engine.positions.waits_as_newcomer`);
 - ``SMALL_BLIND`` / ``BUTTON``: the empty seat of the last big blind / small blind: he would be
   small blind or button before paying a big blind. cdc 2.3 allows it; tda 10-A and ligue
   art. 3 do not for a moved player. Only a last resort.
@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterable, Sequence
 from enum import IntEnum
 from typing import Protocol, TypeVar
 
-from server.table.positions import Positions, next_positions, waits_as_newcomer
+from server.engine.positions import Positions, next_positions, waits_as_newcomer
 
 from .rules import SeatRule
 

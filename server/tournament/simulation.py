@@ -3,9 +3,11 @@
 :class:`FakeTable` plays plausible hands without cards (blinds, antes, a random winner, now and
 then an all-in between two players): chips are conserved, players bust. :class:`Simulation`
 drives a :class:`~server.tournament.director.Director` the way a coordinator would — every
-decision applied to the fake tables, events ordered by simulated time — and, with ``check``,
-verifies the invariants the rulebooks ask for at every step (see :class:`Trace`). Pure: the
-randomness is a seeded ``random.Random`` and time is a number.
+decision carried out on the fake tables by the live host's interpreter
+(:func:`~server.tournament.interpret.interpret`: the simulation is a
+:class:`~server.tournament.interpret.TableOps`), events ordered by simulated time — and, with
+``check``, verifies the invariants the rulebooks ask for at every step (see :class:`Trace`).
+Pure: the randomness is a seeded ``random.Random`` and time is a number.
 """
 
 from __future__ import annotations
@@ -13,34 +15,32 @@ from __future__ import annotations
 import heapq
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from server.engine.positions import Positions, first_positions, next_positions, waits_as_newcomer
 from server.engine.setup import AnteFormat
-from server.table.positions import Positions, first_positions, next_positions, waits_as_newcomer
 
 from .config import TournamentConfig
 from .decisions import (
-    BountyAwarded,
-    BreakTable,
     Bust,
     ChipRace,
     Deal,
     Decision,
     Eliminated,
-    FinalTable,
     Finished,
     HandEnded,
     HandForHand,
-    MovePlayer,
     Rebought,
+    Refused,
     Registered,
     RegistrationClosed,
-    RemovePlayer,
-    ShowdownReveal,
+    RemovalReason,
     TableAssignment,
-    Wait,
+    WaitReason,
 )
 from .director import Director
+from .interpret import FINAL_TABLE, REBUY, TABLE_BROKEN, Announcement, Move, interpret
 from .lifecycle import Phase
 
 __all__ = ["FakeTable", "Simulation", "Trace"]
@@ -112,8 +112,31 @@ class FakeTable:
         """Play the dealt hand at once; returns the report and whether an all-in was called."""
         seats = self.seats
         dealt = self.begin(deal)
-        pos = deal.positions
         start = {seats[s]: stacks[seats[s]] for s in dealt}
+        put = self._forced_bets(deal, dealt, stacks)
+        winner, allin = _showdown([seats[s] for s in dealt], put, stacks, deal.blinds.bb, rng)
+        pot = sum(put.values())
+        for p, n in put.items():
+            stacks[p] -= n
+        stacks[winner] += pot
+        busts = tuple(
+            Bust(player_id=p, seat=s, start_stack=start[p], eliminated_by=(winner,))
+            for s, p in sorted(seats.items())
+            if p in start and stacks[p] == 0
+        )
+        report = HandEnded(
+            table_id=self.table_id,
+            hand_no=deal.hand_no,
+            positions=deal.positions,
+            stacks={s: (p, stacks[p]) for s, p in seats.items() if stacks[p] > 0},
+            busts=busts,
+        )
+        return report, allin and deal.hand_for_hand
+
+    def _forced_bets(self, deal: Deal, dealt: list[int], stacks: dict[str, int]) -> Counter[str]:
+        """Antes and blinds of the dealt seats (a short stack puts in what he has)."""
+        seats = self.seats
+        pos = deal.positions
         put: Counter[str] = Counter()
 
         def post(pid: str, amount: int) -> None:
@@ -138,42 +161,33 @@ class FakeTable:
             post(sb, b.sb)
         if bb:
             post(bb, b.bb)
-        players = [seats[s] for s in dealt]
-        allin = False
-        roll = rng.random()
-        if roll < 0.22 and len(players) >= 2:
-            x, y = rng.sample(players, 2)
-            amount = min(stacks[x], stacks[y])
-            put[x] = max(put[x], amount)
-            put[y] = max(put[y], amount)
-            contenders = [x, y]
-            allin = True
-        elif roll < 0.6 and len(players) >= 2:
-            x, y = rng.sample(players, 2)
-            amount = min(stacks[x], stacks[y], b.bb * rng.randint(2, 8))
-            put[x] = max(put[x], amount)
-            put[y] = max(put[y], amount)
-            contenders = [x, y]
-        else:
-            contenders = [p for p in players if put[p]] or players
-        winner = rng.choice(contenders)
-        pot = sum(put.values())
-        for p, n in put.items():
-            stacks[p] -= n
-        stacks[winner] += pot
-        busts = tuple(
-            Bust(player_id=p, seat=s, start_stack=start[p], eliminated_by=(winner,))
-            for s, p in sorted(seats.items())
-            if p in start and stacks[p] == 0
-        )
-        report = HandEnded(
-            table_id=self.table_id,
-            hand_no=deal.hand_no,
-            positions=pos,
-            stacks={s: (p, stacks[p]) for s, p in seats.items() if stacks[p] > 0},
-            busts=busts,
-        )
-        return report, allin and deal.hand_for_hand
+        return put
+
+
+def _showdown(
+    players: list[str], put: Counter[str], stacks: dict[str, int], bb: int, rng: random.Random
+) -> tuple[str, bool]:
+    """The rest of a hand without cards: now and then an all-in between two players, else a
+    bet between two, else the blinds go to one of those who put chips in. Returns the winner
+    and whether it was an all-in (``put`` completed)."""
+    allin = False
+    roll = rng.random()
+    if roll < 0.22 and len(players) >= 2:
+        x, y = rng.sample(players, 2)
+        amount = min(stacks[x], stacks[y])
+        put[x] = max(put[x], amount)
+        put[y] = max(put[y], amount)
+        contenders = [x, y]
+        allin = True
+    elif roll < 0.6 and len(players) >= 2:
+        x, y = rng.sample(players, 2)
+        amount = min(stacks[x], stacks[y], bb * rng.randint(2, 8))
+        put[x] = max(put[x], amount)
+        put[y] = max(put[y], amount)
+        contenders = [x, y]
+    else:
+        contenders = [p for p in players if put[p]] or players
+    return rng.choice(contenders), allin
 
 
 def _in_arc(seat: int, start: int, stop: int, max_seats: int) -> bool:
@@ -255,17 +269,7 @@ class Simulation:
                 raise SimulationError("too many events")
             at, _, kind, tid = heapq.heappop(self._events)
             self.now = at
-            if kind == "tick":
-                self.apply(d.tick(at))
-            elif kind == "ready":
-                t = self.tables[tid]
-                if t.closed or t.in_hand:
-                    continue
-                self.apply(d.ready(tid, at))
-            elif kind == "end":
-                self._end(self.tables[tid])
-            elif kind == "showdown":
-                self.apply(d.allin_showdown(tid, at))
+            self._event(kind, tid, at)
             self.trace.decision_calls += 1
             nxt = d.next_deadline()
             if nxt is not None and nxt != self._tick_at:
@@ -273,6 +277,19 @@ class Simulation:
                 self._push(nxt, "tick")
         self.trace.level_at_end = d.level.index
         return self.trace
+
+    def _event(self, kind: str, tid: int, at: float) -> None:
+        d = self.director
+        if kind == "tick":
+            self.apply(d.tick(at))
+        elif kind == "ready":
+            t = self.tables[tid]
+            if not (t.closed or t.in_hand):
+                self.apply(d.ready(tid, at))
+        elif kind == "end":
+            self._end(self.tables[tid])
+        elif kind == "showdown":
+            self.apply(d.allin_showdown(tid, at))
 
     def _end(self, t: FakeTable) -> None:
         report = t.pending
@@ -296,95 +313,124 @@ class Simulation:
             self._apply(dec)
 
     def _apply(self, dec: Decision) -> None:
-        tr = self.trace
-        if isinstance(dec, TableAssignment):
-            self._open(dec)
-        elif isinstance(dec, Registered):
-            self.stacks[dec.player_id] = dec.stack
-            self.expected_chips += dec.stack
-            if dec.table_id is not None and dec.seat is not None and dec.table_id in self.tables:
-                t = self.tables[dec.table_id]
-                t.seats[dec.seat] = dec.player_id
-                t.waiting_new.add(dec.player_id)
-                if dec.waits_for_button:
-                    t.hold_button.add(dec.player_id)
-        elif isinstance(dec, Deal):
-            self._deal(dec)
-        elif isinstance(dec, Wait):
-            pass
-        elif isinstance(dec, MovePlayer):
-            tr.moves += 1
-            src, dst = self.tables[dec.from_table], self.tables[dec.to_table]
-            if self.check and src.in_hand:
-                raise SimulationError(f"move out of table {src.table_id} during a hand")
-            if src.seats.pop(dec.from_seat) != dec.player_id or dec.to_seat in dst.seats:
-                raise SimulationError(f"bad move {dec}")
-            dst.seats[dec.to_seat] = dec.player_id
-            dst.waiting_new.add(dec.player_id)
-            if dec.waits_for_button:
-                dst.hold_button.add(dec.player_id)
-            self._pending_bb[dec.player_id] = (dst.table_id, "move")
-        elif isinstance(dec, BreakTable):
-            tr.breaks += 1
-            src = self.tables[dec.table_id]
-            if self.check and src.in_hand:
-                raise SimulationError(f"table {src.table_id} broken during a hand")
-            src.closed = True
-            for draw in dec.draws:
-                del src.seats[draw.from_seat]
-                dst = self.tables[draw.to_table]
-                if draw.to_seat in dst.seats:
-                    raise SimulationError(f"seat taken {draw}")
-                dst.seats[draw.to_seat] = draw.player_id
-                dst.waiting_new.add(draw.player_id)
-                if draw.waits_for_button:
-                    dst.hold_button.add(draw.player_id)
-                self._pending_bb[draw.player_id] = (dst.table_id, "break")
-            if src.seats:
-                raise SimulationError(f"players left at broken table {src.seats}")
-        elif isinstance(dec, FinalTable):
-            for tid in dec.closed_tables:
-                old = self.tables[tid]
-                if self.check and old.in_hand:
-                    raise SimulationError("final table drawn while a table plays")
-                old.closed = True
-                old.seats.clear()
-            self._pending_bb.clear()
-            self._open(dec.table)
-        elif isinstance(dec, ChipRace):
-            tr.chip_races += 1
-            for line in dec.lines:
-                if self.stacks[line.player_id] != line.stack_before:
-                    raise SimulationError(f"chip race on a stale stack {line}")
-                self.expected_chips += line.stack_after - line.stack_before
-                self.stacks[line.player_id] = line.stack_after
-        elif isinstance(dec, BountyAwarded):
-            tr.bounties += 1
-            self.stacks[dec.player_id] += dec.chips
-            self.expected_chips += dec.chips
-        elif isinstance(dec, Rebought):
-            self.stacks[dec.player_id] = dec.chips
-            self.expected_chips += dec.chips
-            self.tables[dec.table_id].seats[dec.seat] = dec.player_id
-        elif isinstance(dec, RemovePlayer):
-            t = self.tables[dec.table_id]
-            t.seats.pop(dec.seat, None)
-            self.expected_chips -= self.stacks.get(dec.player_id, 0)
-            self.stacks[dec.player_id] = 0
-        elif isinstance(dec, Eliminated):
-            tr.eliminated.append(dec)
-        elif isinstance(dec, HandForHand):
-            if dec.on:
-                tr.hand_for_hand_on.append(dec)
-        elif isinstance(dec, ShowdownReveal):
-            t = self.tables[dec.table_id]
-            self._push(self.now + 1.0, "end", t.table_id)
+        interpret(dec, self)
+
+    # TableOps (server.tournament.interpret) on the simulated tables
+
+    def registered(self, dec: Registered) -> None:
+        self.stacks[dec.player_id] = dec.stack
+        self.expected_chips += dec.stack
+
+    def refused(self, dec: Refused) -> None:
+        pass
+
+    def rebought(self, dec: Rebought) -> None:
+        self.stacks[dec.player_id] = dec.chips
+        self.expected_chips += dec.chips
+
+    def eliminated(self, dec: Eliminated) -> None:
+        self.trace.eliminated.append(dec)
+
+    def finished(self, dec: Finished) -> None:
+        self.trace.finished = dec
+
+    def announce(self, dec: Announcement) -> None:
+        if isinstance(dec, HandForHand) and dec.on:
+            self.trace.hand_for_hand_on.append(dec)
         elif isinstance(dec, RegistrationClosed):
-            tr.closed = dec
-        elif isinstance(dec, Finished):
-            tr.finished = dec
-        else:
-            tr.holds += type(dec).__name__ == "ShowdownHold"
+            self.trace.closed = dec
+
+    def console_refused(self, op: str, text: str) -> None:
+        pass
+
+    def name(self, player: str) -> str:
+        return player
+
+    def open_table(self, table: TableAssignment, reason: str, came_from: Mapping[str, int]) -> None:
+        if reason == FINAL_TABLE:
+            self._pending_bb.clear()
+        self._open(table)
+
+    def close_table(self, table: int, reason: str) -> None:
+        t = self.tables[table]
+        if self.check and t.in_hand:
+            raise SimulationError(f"table {table} closed during a hand ({reason})")
+        t.closed = True
+        if reason == TABLE_BROKEN:
+            self.trace.breaks += 1
+            if t.seats:
+                raise SimulationError(f"players left at broken table {t.seats}")
+        t.seats.clear()
+
+    def seat(
+        self, table: int, seat: int, player: str, stack: int, waits_for_button: bool, reason: str
+    ) -> None:
+        t = self.tables.get(table)
+        if t is None:
+            return  # a late entry's new table: opened next
+        t.seats[seat] = player
+        if reason != REBUY:
+            t.waiting_new.add(player)
+            if waits_for_button:
+                t.hold_button.add(player)
+
+    def move(self, move: Move, reason: str) -> None:
+        src, dst = self.tables[move.from_table], self.tables[move.to_table]
+        broken = reason == TABLE_BROKEN
+        if self.check and src.in_hand:
+            raise SimulationError(f"move out of table {src.table_id} during a hand ({reason})")
+        if src.seats.pop(move.from_seat, None) != move.player_id or move.to_seat in dst.seats:
+            raise SimulationError(f"bad move {move}")
+        dst.seats[move.to_seat] = move.player_id
+        dst.waiting_new.add(move.player_id)
+        if move.waits_for_button:
+            dst.hold_button.add(move.player_id)
+        self._pending_bb[move.player_id] = (dst.table_id, "break" if broken else "move")
+        if not broken:
+            self.trace.moves += 1
+
+    def unseat(self, table: int, seat: int, player: str, reason: str) -> None:
+        self.tables[table].seats.pop(seat, None)
+
+    def remove(self, table: int, seat: int, player: str, reason: RemovalReason) -> None:
+        self.tables[table].seats.pop(seat, None)
+        self.expected_chips -= self.stacks.get(player, 0)
+        self.stacks[player] = 0
+
+    def deal(self, deal: Deal) -> None:
+        self._deal(deal)
+
+    def wait(self, table: int, reason: WaitReason) -> None:
+        pass
+
+    def hold(self, table: int) -> None:
+        self.trace.holds += 1
+
+    def reveal(self, table: int) -> None:
+        self._push(self.now + 1.0, "end", table)
+
+    def colour_up(self, race: ChipRace) -> None:
+        self.trace.chip_races += 1
+        for line in race.lines:
+            if self.stacks[line.player_id] != line.stack_before:
+                raise SimulationError(f"chip race on a stale stack {line}")
+            self.expected_chips += line.stack_after - line.stack_before
+            self.stacks[line.player_id] = line.stack_after
+
+    def set_stack(self, table: int, seat: int, player: str, stack: int, note: str) -> None:
+        self.expected_chips += stack - self.stacks.get(player, 0)
+        self.stacks[player] = stack
+
+    def add_chips(self, player: str, chips: int, note: str) -> None:
+        self.trace.bounties += 1
+        self.stacks[player] += chips
+        self.expected_chips += chips
+
+    def note(self, table: int, text: str) -> None:
+        pass
+
+    def penalty(self, table: int, player: str, hands: int) -> None:
+        pass
 
     def _open(self, a: TableAssignment) -> None:
         t = FakeTable(table_id=a.table_id, max_seats=a.max_seats, seats=dict(a.seats))
@@ -436,6 +482,11 @@ class Simulation:
             tr.gap_violations += 1  # cdc 2.3: a table that short must not deal
         if deal.blinds != d.level.blinds:
             raise SimulationError("a hand dealt on another level than the clock's")
+        self._check_barrier(t, deal)
+        self._check_big_blinds(t, deal)
+
+    def _check_barrier(self, t: FakeTable, deal: Deal) -> None:
+        """cdc 2.7: hand-for-hand, every table deals together."""
         if deal.hand_for_hand:
             others = [
                 x.table_id
@@ -444,8 +495,12 @@ class Simulation:
             ]
             if others:
                 raise SimulationError(f"hand-for-hand deal while {others} still play")
-        if d.phase is Phase.HAND_FOR_HAND and not deal.hand_for_hand:
+        if self.director.phase is Phase.HAND_FOR_HAND and not deal.hand_for_hand:
             raise SimulationError("a table dealt alone during hand-for-hand")
+
+    def _check_big_blinds(self, t: FakeTable, deal: Deal) -> None:
+        """cdc 2.3: a moved player pays the big blind before he is button or small blind."""
+        tr = self.trace
         pos = deal.positions
         for seat in t.dealt_in(pos):
             pid = t.seats[seat]

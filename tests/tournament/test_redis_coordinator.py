@@ -9,26 +9,27 @@ import secrets
 from server.tournament import Deal, Eliminated
 from server.tournament.coordinator import DirectorLoop
 from server.tournament.director import Director
-from server.tournament.redis_coordinator import _Directing, _dump, _load, close_recovered_hand
+from server.tournament.recovery import close_recovered_hand
+from server.tournament.redis_state import Directing, dump, load
 
 from .helpers import config, players
 
 
-def directing(n: int = 12) -> _Directing:
+def directing(n: int = 12) -> Directing:
     cfg = config(table_size=6)
     loop = DirectorLoop(Director(cfg, random.Random(3), now=0.0))
     for p in players(n):
         loop.handle("register", {"player": p, "name": p.upper()}, 0.0)
     loop.handle("start", {}, 0.0)
-    return _Directing(loop, directory={1: "a", 2: "b"})
+    return Directing(loop, directory={1: "a", 2: "b"})
 
 
-def dealt(st: _Directing, table: int) -> Deal:
+def dealt(st: Directing, table: int) -> Deal:
     out = st.loop.handle("ready", {"table": table}, 1.0)
     return next(x for x in out if isinstance(x, Deal) and x.table_id == table)
 
 
-def chips(st: _Directing) -> int:
+def chips(st: Directing) -> int:
     d = st.loop.director
     return sum(d.stack(p) for t in d.table_ids() for p in d.seating(t).values())
 
@@ -37,8 +38,8 @@ def test_the_director_state_goes_through_redis_without_its_config_or_random_sour
     st = directing()
     d = st.loop.director
     deal = dealt(st, 1)
-    blob = _dump(st, d.config, d._rng)
-    back = _load(blob, d.config)
+    blob = dump(st, d.config, d._rng)
+    back = load(blob, d.config)
     assert back.loop.director.config is d.config  # the process's own, never pickled
     assert isinstance(back.loop.director._rng, secrets.SystemRandom)
     assert back.directory == {1: "a", 2: "b"}

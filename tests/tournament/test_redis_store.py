@@ -15,13 +15,14 @@ import redis
 from protocol import messages as m
 from server.dealing import Signer
 from server.store import Store
+from server.table import commands as tc
 from server.table.actor import TableActor, TablePhase
 from server.table.clock import FakeClock
 from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
 from server.tournament.redis_store import RedisTableStore
 
-from ..table.helpers import RecordingClient, seat_players, settle
+from ..table.helpers import RecordingClient, seat_players, send, settle
 
 Event = tuple[int, str, dict[str, Any]]
 
@@ -274,7 +275,7 @@ def act(actor: TableActor, clients: list[RecordingClient], verb: str) -> None:
     menu = actor.hand.menu()
     assert menu is not None
     seat = int(menu.player)
-    actor.post("msg", clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb=verb))
+    send(actor, clients[seat - 1], m.Act(table="t1", hand=actor.hand_no, verb=verb))
 
 
 async def play_out(actor: TableActor, clients: list[RecordingClient], verb: str) -> None:
@@ -311,7 +312,7 @@ async def test_another_actor_takes_the_table_over_at_its_last_completed_hand(
     await start_hand(first, clock)  # the second one is cut
     hand = first.hand_no
     assert hand == 2
-    at_start = dict(first.start_stacks)
+    at_start = dict(first.core.start_stacks)
     assert sorted(at_start) == [1, 2, 3] and sum(at_start.values()) == total
     started = clients[0].of(m.HandStart)[-1]
     act(first, clients, "call")  # the first player to act puts chips in
@@ -326,12 +327,12 @@ async def test_another_actor_takes_the_table_over_at_its_last_completed_hand(
     await abandon(task)  # the process dies mid-hand
     first_connection.close()
 
-    second, clock2, second_connection = new_actor(redis_url, redis_prefix)
+    second, _, second_connection = new_actor(redis_url, redis_prefix)
     second.recover()
     # the cut hand is cancelled with every bet returned (cdc 5.4)
     assert second.hand_no == hand
     assert stacks(second) == at_start and sum(stacks(second).values()) == total
-    assert {s.pid for s in second.seats.values()} == {"p1", "p2", "p3"}
+    assert {s.player for s in second.seats.values()} == {"p1", "p2", "p3"}
     assert second.seq == last_seq + 1
     store = second.store
     assert store is not None
@@ -348,19 +349,22 @@ async def test_another_actor_takes_the_table_over_at_its_last_completed_hand(
     )
     assert store.hand_record("t1", hand) is None
 
-    # recovered twice (the second process dies too before dealing): never cancelled twice
-    third, _, third_connection = new_actor(redis_url, redis_prefix)
+    # recovered twice (the second process dies too before dealing): never cancelled twice;
+    # the third process's claim fences the second one off (its epoch is no longer the owner's)
+    second_connection.close()
+    third, clock3, third_connection = new_actor(redis_url, redis_prefix)
     third.recover()
     assert third.seq == last_seq + 1 and stacks(third) == at_start
-    third_connection.close()
+    store = third.store
+    assert store is not None
 
     # the players come back and the new actor plays the hand again, to the end
-    task2 = second.start()
+    task2 = third.start()
     again = [RecordingClient(pid=f"p{k}") for k in (1, 2, 3)]
     for k, player in enumerate(again, start=1):
-        second.post("sit", player, (k, f"p{k}", f"Player{k}", ""))
+        third.post(tc.Sit(conn=tc.Conn(player.cid, f"p{k}"), seat=k, name=f"Player{k}"), player)
     await settle()
-    await start_hand(second, clock2)
+    await start_hand(third, clock3)
     replay = again[0].of(m.HandStart)[-1]
     assert replay.hand == hand + 1
     assert (replay.button, replay.small_blind, replay.big_blind) == (
@@ -368,22 +372,22 @@ async def test_another_actor_takes_the_table_over_at_its_last_completed_hand(
         started.small_blind,
         started.big_blind,
     )
-    await play_out(second, again, "fold")
-    assert second.hands_played == 1
-    assert sum(stacks(second).values()) == total
+    await play_out(third, again, "fold")
+    assert third.hands_played == 1
+    assert sum(stacks(third).values()) == total
     end = again[0].of(m.HandEnd)[-1]
     assert end.hand == hand + 1 and not end.cancelled
     record = store.hand_record("t1", hand + 1)
     assert record is not None
-    assert {int(s): v for s, v in record["final_stacks"].items()} == stacks(second)
+    assert {int(s): v for s, v in record["final_stacks"].items()} == stacks(third)
     snapshot = store.last_snapshot("t1")
     assert snapshot is not None and snapshot[0] == hand + 1
-    assert {e["seat"]: e["stack"] for e in snapshot[2]["seats"]} == stacks(second)
+    assert {e["seat"]: e["stack"] for e in snapshot[2]["seats"]} == stacks(third)
     seqs = [e[0] for e in store.events_after("t1", 0)]
-    assert seqs == list(range(1, second.seq + 1))  # one log, no gap, no duplicate
-    await second.stop()
+    assert seqs == list(range(1, third.seq + 1))  # one log, no gap, no duplicate
+    await third.stop()
     await task2
-    second_connection.close()
+    third_connection.close()
 
 
 @pytest.mark.asyncio
@@ -396,7 +400,7 @@ async def test_a_table_abandoned_between_hands_comes_back_with_the_final_stacks(
     await start_hand(first, clock)
     await play_out(first, clients, "fold")
     after = stacks(first)
-    assert after != first.start_stacks  # the blinds moved
+    assert after != first.core.start_stacks  # the blinds moved
     hand, last_seq = first.hand_no, first.seq
     await abandon(task)
     first_connection.close()
@@ -405,5 +409,5 @@ async def test_a_table_abandoned_between_hands_comes_back_with_the_final_stacks(
     second.recover()
     assert (second.hand_no, second.seq) == (hand, last_seq)  # nothing to cancel
     assert stacks(second) == after
-    assert not second.cancelled_hand
+    assert not second.core.cancelled_hand
     second_connection.close()

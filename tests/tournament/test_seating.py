@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from server.table.positions import Positions, next_positions
+from server.engine.positions import Positions, next_positions
 from server.tournament.rules import SeatRule
 from server.tournament.seating import SeatClass, choose_seat, classify
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from server.table.positions import next_positions
+from server.engine.positions import next_positions
 from server.tournament import (
     Deal,
     Director,
