@@ -92,7 +92,11 @@ def chip_chain(client: WsClient, table: str, starting: int = 10_000) -> list[str
     for x in client.messages:
         if getattr(x, "table", None) != table:
             continue
-        if isinstance(x, m.SeatEvent) and x.status == "seated":
+        if isinstance(x, m.Snapshot):
+            # the sitter's own seat comes in his snapshot (its seq is his seated event's)
+            stacks = {e["seat"]: e["stack"] for e in x.state["seats"]}
+            joined, gone = len(stacks), 0
+        elif isinstance(x, m.SeatEvent) and x.status == "seated":
             joined += 1
             stacks[x.seat] = x.stack
         elif isinstance(x, m.SeatEvent) and x.status in ("busted", "left"):

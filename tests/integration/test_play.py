@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -113,100 +114,140 @@ def check_blinds_and_chips(
     most one player was dealt in the hand before is a fresh start (the button is drawn again,
     as at a new table), so the big blind need not follow the last one there.
     """
-    problems: list[str] = []
-    counts = dict.fromkeys(
-        ("hands", "heads_up", "heads_up_starts", "dead_sb", "three_plus", "fresh_starts"), 0
-    )
-    counts["newcomer_heads_up"] = 0
-    table: dict[int, int] = {}
-    joined = 0
-    starts: list[m.HandStart] = []
-    occupant: dict[int, str] = {}
-    people: dict[int, set[tuple[int, str]]] = {}
-    """Hand -> (seat, player) dealt in: a seat freed by a bust may be taken by a newcomer."""
-    odd: set[int] = set()
-    """Hands not held to the position rules (fresh starts, newcomer heads-up)."""
-    posts: dict[int, dict[str, int]] = {}
+    rail = _Rail(starting)
     for x in messages:
+        rail.see(x)
+    for k in range(len(rail.starts)):
+        rail.check_positions(k)
+    return rail.problems, rail.counts
+
+
+@dataclass
+class _Rail:
+    """What a spectator saw, message by message (see check_blinds_and_chips)."""
+
+    starting: int
+    problems: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(
+            (
+                "hands",
+                "heads_up",
+                "heads_up_starts",
+                "dead_sb",
+                "three_plus",
+                "fresh_starts",
+                "newcomer_heads_up",
+            ),
+            0,
+        )
+    )
+    table: dict[int, int] = field(default_factory=dict)
+    """Seat -> stack."""
+    joined: int = 0
+    starts: list[m.HandStart] = field(default_factory=list)
+    occupant: dict[int, str | None] = field(default_factory=dict)
+    people: dict[int, set[tuple[int, str | None]]] = field(default_factory=dict)
+    """Hand -> (seat, player) dealt in: a seat freed by a bust may be taken by a newcomer."""
+    odd: set[int] = field(default_factory=set)
+    """Hands not held to the position rules (fresh starts, newcomer heads-up)."""
+    posts: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    def see(self, x: m.Message) -> None:
         if isinstance(x, m.SeatEvent) and x.status == "seated":
-            joined += 1
-            occupant[x.seat] = x.player
-            table[x.seat] = x.stack
-            if x.stack != starting:
-                problems.append(f"seat {x.seat} sat with {x.stack}")
+            self.joined += 1
+            self.occupant[x.seat] = x.player
+            self.table[x.seat] = x.stack
+            if x.stack != self.starting:
+                self.problems.append(f"seat {x.seat} sat with {x.stack}")
         elif isinstance(x, m.SeatEvent) and x.status == "busted":
-            if table.pop(x.seat, None) != 0:
-                problems.append(f"seat {x.seat} busted with chips")
+            if self.table.pop(x.seat, None) != 0:
+                self.problems.append(f"seat {x.seat} busted with chips")
         elif isinstance(x, m.ActionEvent) and x.action in ("post_sb", "post_bb"):
-            posts.setdefault(x.hand, {})[x.action] = x.seat
+            self.posts.setdefault(x.hand, {})[x.action] = x.seat
         elif isinstance(x, m.HandStart):
-            for s, v in x.stacks.items():
-                if table.get(int(s)) != v:
-                    problems.append(f"hand {x.hand}: seat {s} starts with {v}, had {table.get(s)}")
-            waiting = {s for s, v in table.items() if v > 0} - {int(s) for s in x.stacks}
-            if len(x.stacks) == 2 and waiting:
-                counts["newcomer_heads_up"] += 1  # held to the heads-up rule like the others
-            starts.append(x)
-            people[x.hand] = {(int(s), occupant.get(int(s), "")) for s in x.stacks}
+            self._hand_start(x)
         elif isinstance(x, m.HandEnd):
-            if x.cancelled:
-                problems.append(f"hand {x.hand} cancelled")
-            for s, v in x.stacks.items():
-                table[int(s)] = v
-            if sum(table.values()) != starting * joined:
-                problems.append(
-                    f"hand {x.hand}: {sum(table.values())} chips, not {starting * joined}"
-                )
-            counts["hands"] += 1
-    for k, h in enumerate(starts):
+            self._hand_end(x)
+
+    def _hand_start(self, x: m.HandStart) -> None:
+        table = self.table
+        for s, v in x.stacks.items():
+            if table.get(int(s)) != v:
+                self.problems.append(f"hand {x.hand}: seat {s} starts with {v}, had {table.get(s)}")
+        waiting = {s for s, v in table.items() if v > 0} - {int(s) for s in x.stacks}
+        if len(x.stacks) == 2 and waiting:
+            self.counts["newcomer_heads_up"] += 1  # held to the heads-up rule like the others
+        self.starts.append(x)
+        self.people[x.hand] = {(int(s), self.occupant.get(int(s), "")) for s in x.stacks}
+
+    def _hand_end(self, x: m.HandEnd) -> None:
+        if x.cancelled:
+            self.problems.append(f"hand {x.hand} cancelled")
+        for s, v in x.stacks.items():
+            self.table[int(s)] = v
+        total = sum(self.table.values())
+        if total != self.starting * self.joined:
+            self.problems.append(f"hand {x.hand}: {total} chips, not {self.starting * self.joined}")
+        self.counts["hands"] += 1
+
+    def check_positions(self, k: int) -> None:
+        """The blinds and button of the k-th hand, alone and after the hand before."""
+        h = self.starts[k]
         dealt = {int(s) for s in h.stacks}
         where = f"hand {h.hand} (button {h.button}, sb {h.small_blind}, bb {h.big_blind}, {dealt})"
-        if k > 0 and len(people[h.hand] & people[starts[k - 1].hand]) <= 1:
+        if k > 0 and len(self.people[h.hand] & self.people[self.starts[k - 1].hand]) <= 1:
             # at most one player of the last hand is still here: the game had stopped and
             # starts afresh, the button drawn again as at a new table (cdc 2.1)
-            counts["fresh_starts"] += 1
-            odd.add(h.hand)
-        if h.big_blind not in dealt:
-            problems.append(f"{where}: the big blind is not dealt in")
-        if posts.get(h.hand, {}).get("post_bb") != h.big_blind:
-            problems.append(f"{where}: big blind posted by {posts.get(h.hand)}")
-        if h.small_blind is not None and h.small_blind not in dealt:
-            problems.append(f"{where}: the small blind is not dealt in")
-        if posts.get(h.hand, {}).get("post_sb") != h.small_blind:
-            problems.append(f"{where}: small blind posted by {posts.get(h.hand)}")
+            self.counts["fresh_starts"] += 1
+            self.odd.add(h.hand)
+        self._check_blinds_posted(h, dealt, where)
         if len(dealt) == 2:
-            counts["heads_up"] += 1
+            self.counts["heads_up"] += 1
             # cdc 4.4, tda 33: heads-up the button posts the small blind
             if h.small_blind != h.button or h.big_blind == h.button:
-                problems.append(f"{where}: heads-up, the button must post the small blind")
+                self.problems.append(f"{where}: heads-up, the button must post the small blind")
         else:
-            counts["three_plus"] += 1
-        if k == 0:
-            continue
-        prev = starts[k - 1]
+            self.counts["three_plus"] += 1
+        if k > 0:
+            self._check_after(k, dealt, where)
+
+    def _check_blinds_posted(self, h: m.HandStart, dealt: set[int], where: str) -> None:
+        posted = self.posts.get(h.hand, {})
+        if h.big_blind not in dealt:
+            self.problems.append(f"{where}: the big blind is not dealt in")
+        if posted.get("post_bb") != h.big_blind:
+            self.problems.append(f"{where}: big blind posted by {self.posts.get(h.hand)}")
+        if h.small_blind is not None and h.small_blind not in dealt:
+            self.problems.append(f"{where}: the small blind is not dealt in")
+        if posted.get("post_sb") != h.small_blind:
+            self.problems.append(f"{where}: small blind posted by {self.posts.get(h.hand)}")
+
+    def _check_after(self, k: int, dealt: set[int], where: str) -> None:
+        """The positions of the k-th hand follow from the hands before (dead button)."""
+        h, prev = self.starts[k], self.starts[k - 1]
         prev_dealt = {int(s) for s in prev.stacks}
         if h.hand != prev.hand + 1:
-            problems.append(f"{where}: follows hand {prev.hand}")
-        if h.hand in odd:
-            continue
+            self.problems.append(f"{where}: follows hand {prev.hand}")
+        if h.hand in self.odd:
+            return
         if h.big_blind == prev.big_blind:
-            problems.append(f"{where}: big blind twice in a row")
+            self.problems.append(f"{where}: big blind twice in a row")
         # tda 31, cdc 4.3: the big blind advances to the next seat holding a player
         if h.big_blind != _first_after(prev.big_blind, dealt):
-            problems.append(f"{where}: the big blind should follow {prev.big_blind}")
+            self.problems.append(f"{where}: the big blind should follow {prev.big_blind}")
         if len(dealt) == 2 and len(prev_dealt) > 2:
-            counts["heads_up_starts"] += 1  # cdc 4.4: nobody pays the big blind twice
+            self.counts["heads_up_starts"] += 1  # cdc 4.4: nobody pays the big blind twice
         if len(dealt) > 2 and len(prev_dealt) > 2:
             # dead small blind: the small blind slot is the last big blind's seat (cdc 4.3)
             expected_sb = prev.big_blind if prev.big_blind in dealt else None
             if expected_sb is None:
-                counts["dead_sb"] += 1
+                self.counts["dead_sb"] += 1
             if h.small_blind != expected_sb:
-                problems.append(f"{where}: small blind should be {expected_sb}")
+                self.problems.append(f"{where}: small blind should be {expected_sb}")
             # dead button: the button goes to the last small blind slot, even if empty
-            if k >= 2 and prev.hand not in odd and h.button != starts[k - 2].big_blind:
-                problems.append(f"{where}: button should be {starts[k - 2].big_blind}")
-    return problems, counts
+            if k >= 2 and prev.hand not in self.odd and h.button != self.starts[k - 2].big_blind:
+                self.problems.append(f"{where}: button should be {self.starts[k - 2].big_blind}")
 
 
 def _between(a: int, b: int, max_seats: int = 9) -> list[int]:
