@@ -274,190 +274,243 @@ def test_players_follow_a_balancing_move_and_the_director_runs_the_clock(
     ana = open_client("Ana", "fr-FR", (390, 844), record_frames=True)  # a phone, in French
     bob = open_client("Bob", "en-US", (1280, 800), record_frames=True)  # a laptop, in English
     players = {"Ana": ana, "Bob": bob}
+    crowds: list[BotCrowd] = []  # the bots of the tournament tried: closed whatever happens
+    try:
+        moved, tid = a_balancing_move(server, players, crowds)
+        the_page_follows_the_move(moved, tid, ana)
+        director = open_client("Director", "en-US", (1280, 900))
+        the_console_runs_the_clock(server, tid, director, moved, (ana, bob))
+        caller = a_player_calls_the_director(director, (moved, ana, bob))
+        a_tournament_hand_checked_then_an_abandon(director, caller)
+    finally:
+        for crowd in crowds:
+            crowd.close()
+
+
+def a_balancing_move(
+    server: TournamentServer, players: dict[str, Client], crowds: list[BotCrowd]
+) -> tuple[Client, str]:
+    """Tournaments tried in turn until a browser player is moved by balancing: that player,
+    and the tournament."""
     deadline = time.monotonic() + BUDGET
     moved: Client | None = None
-    crowd: BotCrowd | None = None
     tid = ""
-    try:
-        for attempt in range(1, ATTEMPTS + 1):
-            if time.monotonic() > deadline - 12:
-                break
-            tid = f"web{attempt}"
-            words = {}
-            for nick, client in players.items():
-                shot = f"t00-lobby-{nick}" if attempt == 1 else ""
-                words[nick] = register_in_lobby(client, server.base, tid, nick, shot)
-            assert words == {"Ana": "S'inscrire", "Bob": "Register"}
-            if attempt == 1:
-                # the lobby's words in each language, the registered players listed
-                assert ana.page.inner_text("#t-registered-panel h2") == "Joueurs inscrits"
-                assert bob.page.inner_text("#t-registered-panel h2") == "Registered players"
-                wait_until(lambda: {"Ana", "Bob"} <= registered(bob), "the registered players")
-                bob.shot("t01-registered")
-            crowd = BotCrowd(server.ws, tid, BOTS, seed=attempt)
-            crowd.register()
-            # the start (start_when_registered): each browser player is taken to his seat
-            for client in players.values():
-                client.page.wait_for_function(
-                    "() => document.querySelector('.seat.you')", timeout=15_000
-                )
-            if attempt == 1:
-                ana.shot("t02-seated-phone-fr")
-                bob.shot("t03-seated-laptop-en")
+    for attempt in range(1, ATTEMPTS + 1):
+        if time.monotonic() > deadline - 12:
+            break
+        tid = f"web{attempt}"
+        crowd = start_a_tournament(server, players, tid, attempt, crowds)
+        moved = wait_for_a_move(server, players, tid, deadline)
+        if moved is not None:
+            break
+        crowd.close()
+        crowds.remove(crowd)
+    assert moved is not None, "no browser player was moved by balancing in the time budget"
+    print(f"{moved.name} moved by balancing in tournament {tid} (try {attempt})")
+    return moved, tid
 
-            def balanced() -> Client | None:
-                for client in players.values():
-                    if int(you(client).get("balanced") or 0) > 0:
-                        return client
-                return None
 
-            start = time.monotonic()
-            while time.monotonic() < min(start + MOVE_WAIT, deadline):
-                moved = balanced()
-                if moved is not None:
-                    break
-                if settled(server, tid):
-                    time.sleep(0.5)  # a move just decided reaches the pages
-                    moved = balanced()
-                    break
-                time.sleep(0.1)
-            if moved is not None:
-                break
-            crowd.close()
-            crowd = None
-        assert moved is not None, "no browser player was moved by balancing in the time budget"
-        print(f"{moved.name} moved by balancing in tournament {tid} (try {attempt})")
+def start_a_tournament(
+    server: TournamentServer,
+    players: dict[str, Client],
+    tid: str,
+    attempt: int,
+    crowds: list[BotCrowd],
+) -> BotCrowd:
+    """The browser players register in the lobby, the bots too: the tournament starts and
+    each browser player is taken to his seat."""
+    ana, bob = players["Ana"], players["Bob"]
+    words = {}
+    for nick, client in players.items():
+        shot = f"t00-lobby-{nick}" if attempt == 1 else ""
+        words[nick] = register_in_lobby(client, server.base, tid, nick, shot)
+    assert words == {"Ana": "S'inscrire", "Bob": "Register"}
+    if attempt == 1:
+        # the lobby's words in each language, the registered players listed
+        assert ana.page.inner_text("#t-registered-panel h2") == "Joueurs inscrits"
+        assert bob.page.inner_text("#t-registered-panel h2") == "Registered players"
+        wait_until(lambda: {"Ana", "Bob"} <= registered(bob), "the registered players")
+        bob.shot("t01-registered")
+    crowd = BotCrowd(server.ws, tid, BOTS, seed=attempt)
+    crowds.append(crowd)
+    crowd.register()
+    # the start (start_when_registered): each browser player is taken to his seat
+    for client in players.values():
+        client.page.wait_for_function("() => document.querySelector('.seat.you')", timeout=15_000)
+    if attempt == 1:
+        ana.shot("t02-seated-phone-fr")
+        bob.shot("t03-seated-laptop-en")
+    return crowd
 
-        # ---- the page followed the move: the table shown is the new one, with our seat
-        name = moved.name
-        balancing = [m for m in frames_of(moved, "moved", tid) if m["reason"] == "balancing"]
-        assert balancing, "the page counted a balancing move the server did not send"
-        assert balancing[0]["from_table"] and balancing[0]["from_table"] != balancing[0]["table"]
 
-        def follows() -> bool:
-            last = frames_of(moved, "moved", tid)[-1]  # later moves (a broken table) count too
-            now = shown(moved)
-            number = last["table"].rsplit("-", 1)[1]
-            return (
-                now["visible"]
-                and now["table"] == last["table"]
-                and now["heading"] == last["table"]
-                and now["label"] == f"Table {number}"
-                and now["seat"] == str(last["seat"])
-                and you(moved)["table"] == last["table"]
-            )
+def wait_for_a_move(
+    server: TournamentServer, players: dict[str, Client], tid: str, deadline: float
+) -> Client | None:
+    """The browser player moved by balancing, if one is within MOVE_WAIT."""
 
-        wait_until(follows, f"{name}'s page showing the table he was moved to")
-        moved.shot(f"t04-after-balancing-move-{name}")
+    def balanced() -> Client | None:
+        for client in players.values():
+            if int(you(client).get("balanced") or 0) > 0:
+                return client
+        return None
 
-        # the log of the table shown and the tournament bar say why we came (the last move:
-        # a balancing move may be followed at once by another, e.g. a table broken)
-        def says_why() -> bool:
-            last = frames_of(moved, "moved", tid)[-1]
-            reason = REASONS[last["reason"]][0 if moved is ana else 1]
-            label = f"Table {last['table'].rsplit('-', 1)[1]}"
-            bar = moved.page.inner_text("#t-moved")
-            return reason in moved.page.inner_text("#log") and label in bar and reason in bar
+    start = time.monotonic()
+    moved = None
+    while time.monotonic() < min(start + MOVE_WAIT, deadline):
+        moved = balanced()
+        if moved is not None:
+            break
+        if settled(server, tid):
+            time.sleep(0.5)  # a move just decided reaches the pages
+            moved = balanced()
+            break
+        time.sleep(0.1)
+    return moved
 
-        wait_until(says_why, f"{name}'s page saying why he moved")
 
-        # ---- a reload brings the player back to his seat (follow with his token)
-        moved.page.reload()
-        wait_until(follows, f"{name}'s page back at his seat after a reload")
+def the_page_follows_the_move(moved: Client, tid: str, ana: Client) -> None:
+    """The page followed the move: the table shown is the new one, with our seat."""
+    name = moved.name
+    balancing = [m for m in frames_of(moved, "moved", tid) if m["reason"] == "balancing"]
+    assert balancing, "the page counted a balancing move the server did not send"
+    assert balancing[0]["from_table"] and balancing[0]["from_table"] != balancing[0]["table"]
 
-        # ---- the director's console: pause and resume the clock, refuse a stack correction
-        director = open_client("Director", "en-US", (1280, 900))
-        page = director.page
-        page.goto(f"{server.base}/?tournament={tid}&director={server.directors[tid]}")
-        page.wait_for_function("() => document.querySelectorAll('#d-player option').length > 0")
-        assert page.is_visible("#console")
-        # anyone may watch a tournament table: click one in the list
-        watched = page.get_attribute("#t-tables button.t-table", "data-table")
-        assert watched
-        page.click(f"#t-tables button.t-table[data-table='{watched}']")
-        wait_until(
-            lambda: shown(director)["table"] == watched and page.locator(".seat").count() > 0,
-            "the director watching a table",
+    def follows() -> bool:
+        last = frames_of(moved, "moved", tid)[-1]  # later moves (a broken table) count too
+        now = shown(moved)
+        number = last["table"].rsplit("-", 1)[1]
+        return (
+            now["visible"]
+            and now["table"] == last["table"]
+            and now["heading"] == last["table"]
+            and now["label"] == f"Table {number}"
+            and now["seat"] == str(last["seat"])
+            and you(moved)["table"] == last["table"]
         )
-        assert "watching" in page.inner_text("#table-name")
-        page.click("#d-pause")
-        for client in (director, ana, bob):
-            shows_pause(client, True)
-        director.shot("t05-console-paused")
-        bob.shot("t06-player-sees-the-pause")
-        page.click("#d-resume")
-        for client in (director, ana, bob):
-            shows_pause(client, False)
 
-        player = you(moved)["player"]  # seated: we just saw his page at his seat
-        page.select_option("#d-player", player)
-        page.fill("#d-amount", "7777")
-        page.fill("#d-adjust-text", "")
-        page.click("#d-adjust")
-        page.wait_for_selector("#d-result.bad")
-        refusal = page.inner_text("#d-result")
-        assert "Refused (stack correction)" in refusal and "reason" in refusal, refusal
-        assert page.is_visible("#error") and "reason" in page.inner_text("#error-text")
-        time.sleep(0.5)
-        stack = page.get_attribute(f"#d-players tr[data-player='{player}']", "data-stack")
-        assert stack != "7777"
+    wait_until(follows, f"{name}'s page showing the table he was moved to")
+    moved.shot(f"t04-after-balancing-move-{name}")
 
-        # the folded hands of a table (cdc 10.6): what the director sees
-        page.select_option("#d-folded-table", index=0)
-        page.click("#d-folded")
-        page.wait_for_selector("#d-folded-out h3")
-        director.shot("t07-console")
+    # the log of the table shown and the tournament bar say why we came (the last move:
+    # a balancing move may be followed at once by another, e.g. a table broken)
+    def says_why() -> bool:
+        last = frames_of(moved, "moved", tid)[-1]
+        reason = REASONS[last["reason"]][0 if moved is ana else 1]
+        label = f"Table {last['table'].rsplit('-', 1)[1]}"
+        bar = moved.page.inner_text("#t-moved")
+        return reason in moved.page.inner_text("#log") and label in bar and reason in bar
 
-        # ---- a player calls the director (a dispute): the call waits in the console until
-        # the director rules, and the ruling is said at the player's table
-        # (bots play on at 10x: a caller moved or busted at that very moment is refused,
-        # rightly, as no longer seated at that table; another browser player then calls)
-        tried = []
-        for _attempt in range(3):
-            caller = next(
-                (c for c in (moved, ana, bob) if c.page.is_visible("#call-director")), None
-            )
-            assert caller is not None, f"no browser player is seated any more ({tried})"
-            caller.page.once("dialog", lambda d: d.accept("he said call, then pushed two chips"))
-            caller.page.click("#call-director")
-            try:
-                page.wait_for_selector("#d-calls li.d-call", timeout=6000)
-                break
-            except PlaywrightTimeout:
-                tried.append(caller.page.inner_text("#log")[-300:])
-        else:
-            raise AssertionError(f"no call reached the console: {tried}")
-        call = page.locator("#d-calls li.d-call").first
-        assert "pushed two chips" in call.inner_text()
-        call.locator("input").fill("verbal prevails: a call (cdc 9.2)")
-        call.locator("button").click()
-        page.wait_for_function("() => document.querySelectorAll('#d-calls li').length === 0")
-        wait_until(
-            lambda: "verbal prevails" in caller.page.inner_text("#log"),
-            "the director's ruling said at the caller's table",
-        )
-        caller.shot("t08-ruling-at-the-table")
+    wait_until(says_why, f"{name}'s page saying why he moved")
 
-        # ---- the fairness check of a tournament hand, in the browser (tournament tables and
-        # their hand records are public; the hole-card proof is the player's own)
-        wait_until(lambda: "✓" in caller.page.inner_text("#log"), "a hole-card check")
-        caller.page.click("#history-open")
-        verdict = caller.page.locator("#history .verdict[data-ok]")
-        verdict.wait_for()
-        assert verdict.get_attribute("data-ok") == "true", caller.page.inner_text("#history-result")
-        caller.shot("t09-tournament-hand-checked")
-        caller.page.click("#history-close")
+    # ---- a reload brings the player back to his seat (follow with his token)
+    moved.page.reload()
+    wait_until(follows, f"{name}'s page back at his seat after a reload")
 
-        # ---- an announced abandon (cdc 1.9): after a confirmation the player is out, ranked
-        gone = you(caller)["player"]
-        caller.page.once("dialog", lambda d: d.accept())
-        caller.page.click("#t-abandon")
-        wait_until(lambda: you(caller)["table"] == "", "the player out after his abandon")
-        wait_until(
-            lambda: page.locator(f"#d-players tr[data-player='{gone}']").count() == 0,
-            "the abandoning player gone from the director's list",
-        )
-        caller.shot("t10-after-abandon")
-    finally:
-        if crowd is not None:
-            crowd.close()
+
+def the_console_runs_the_clock(
+    server: TournamentServer,
+    tid: str,
+    director: Client,
+    moved: Client,
+    players: tuple[Client, Client],
+) -> None:
+    """The director's console: pause and resume the clock, refuse a stack correction, show
+    the folded hands of a table."""
+    ana, bob = players
+    page = director.page
+    page.goto(f"{server.base}/?tournament={tid}&director={server.directors[tid]}")
+    page.wait_for_function("() => document.querySelectorAll('#d-player option').length > 0")
+    assert page.is_visible("#console")
+    # anyone may watch a tournament table: click one in the list
+    watched = page.get_attribute("#t-tables button.t-table", "data-table")
+    assert watched
+    page.click(f"#t-tables button.t-table[data-table='{watched}']")
+    wait_until(
+        lambda: shown(director)["table"] == watched and page.locator(".seat").count() > 0,
+        "the director watching a table",
+    )
+    assert "watching" in page.inner_text("#table-name")
+    page.click("#d-pause")
+    for client in (director, ana, bob):
+        shows_pause(client, True)
+    director.shot("t05-console-paused")
+    bob.shot("t06-player-sees-the-pause")
+    page.click("#d-resume")
+    for client in (director, ana, bob):
+        shows_pause(client, False)
+
+    player = you(moved)["player"]  # seated: we just saw his page at his seat
+    page.select_option("#d-player", player)
+    page.fill("#d-amount", "7777")
+    page.fill("#d-adjust-text", "")
+    page.click("#d-adjust")
+    page.wait_for_selector("#d-result.bad")
+    refusal = page.inner_text("#d-result")
+    assert "Refused (stack correction)" in refusal and "reason" in refusal, refusal
+    assert page.is_visible("#error") and "reason" in page.inner_text("#error-text")
+    time.sleep(0.5)
+    stack = page.get_attribute(f"#d-players tr[data-player='{player}']", "data-stack")
+    assert stack != "7777"
+
+    # the folded hands of a table (cdc 10.6): what the director sees
+    page.select_option("#d-folded-table", index=0)
+    page.click("#d-folded")
+    page.wait_for_selector("#d-folded-out h3")
+    director.shot("t07-console")
+
+
+def a_player_calls_the_director(director: Client, candidates: tuple[Client, ...]) -> Client:
+    """A player calls the director (a dispute): the call waits in the console until the
+    director rules, and the ruling is said at the player's table. Returns the caller.
+
+    (bots play on at 10x: a caller moved or busted at that very moment is refused, rightly,
+    as no longer seated at that table; another browser player then calls)"""
+    page = director.page
+    tried = []
+    for _attempt in range(3):
+        caller = next((c for c in candidates if c.page.is_visible("#call-director")), None)
+        assert caller is not None, f"no browser player is seated any more ({tried})"
+        caller.page.once("dialog", lambda d: d.accept("he said call, then pushed two chips"))
+        caller.page.click("#call-director")
+        try:
+            page.wait_for_selector("#d-calls li.d-call", timeout=6000)
+            break
+        except PlaywrightTimeout:
+            tried.append(caller.page.inner_text("#log")[-300:])
+    else:
+        raise AssertionError(f"no call reached the console: {tried}")
+    call = page.locator("#d-calls li.d-call").first
+    assert "pushed two chips" in call.inner_text()
+    call.locator("input").fill("verbal prevails: a call (cdc 9.2)")
+    call.locator("button").click()
+    page.wait_for_function("() => document.querySelectorAll('#d-calls li').length === 0")
+    wait_until(
+        lambda: "verbal prevails" in caller.page.inner_text("#log"),
+        "the director's ruling said at the caller's table",
+    )
+    caller.shot("t08-ruling-at-the-table")
+    return caller
+
+
+def a_tournament_hand_checked_then_an_abandon(director: Client, caller: Client) -> None:
+    """The fairness check of a tournament hand, in the browser (tournament tables and their
+    hand records are public; the hole-card proof is the player's own); then an announced
+    abandon (cdc 1.9): after a confirmation the player is out, ranked."""
+    page = director.page
+    wait_until(lambda: "✓" in caller.page.inner_text("#log"), "a hole-card check")
+    caller.page.click("#history-open")
+    verdict = caller.page.locator("#history .verdict[data-ok]")
+    verdict.wait_for()
+    assert verdict.get_attribute("data-ok") == "true", caller.page.inner_text("#history-result")
+    caller.shot("t09-tournament-hand-checked")
+    caller.page.click("#history-close")
+
+    gone = you(caller)["player"]
+    caller.page.once("dialog", lambda d: d.accept())
+    caller.page.click("#t-abandon")
+    wait_until(lambda: you(caller)["table"] == "", "the player out after his abandon")
+    wait_until(
+        lambda: page.locator(f"#d-players tr[data-player='{gone}']").count() == 0,
+        "the abandoning player gone from the director's list",
+    )
+    caller.shot("t10-after-abandon")
