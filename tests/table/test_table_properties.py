@@ -240,21 +240,6 @@ def _legal(p: Checked, choice: int, amount: int) -> None:
     p.do(c.Declare(conn=conn, hand=t.hand_no, verb=verb, amount=value))
 
 
-def _folded_in_play(p: Checked, conn: c.Conn) -> bool:
-    """KNOWN BUG, skipped here (see test_table_pure, the xfail tests of a folded leaver):
-    a player who folded and leaves during the hand loses his seat at once while the hand
-    still counts it; the hand's end then fails (KeyError) and the table is stuck. Remove
-    this guard once Table._leave keeps his seat until the hand ends."""
-    t = p.table
-    seat = t.seat_of(conn)
-    phase = t._halted_from if t.phase is TablePhase.HALTED else t.phase
-    hand = t.hand
-    if seat is None or seat not in t.start_stacks or phase not in PLAYING or hand is None:
-        return False
-    i = hand.index.get(str(seat))
-    return i is not None and hand.folded[i]
-
-
 def apply(p: Checked, op: tuple[Any, ...]) -> None:
     t = p.table
     kind = op[0]
@@ -297,7 +282,7 @@ def apply(p: Checked, op: tuple[Any, ...]) -> None:
         p.do(c.SitIn(conn=p.ident(op[1])))
     elif kind in ("leave", "gone"):
         conn = p.current.get(op[1])
-        if conn is None or (kind == "leave" and _folded_in_play(p, conn)):
+        if conn is None:
             return
         p.current[op[1]] = None
         p.do(c.Leave(conn=conn) if kind == "leave" else c.Gone(conn=conn))
@@ -316,7 +301,7 @@ def apply(p: Checked, op: tuple[Any, ...]) -> None:
 
 
 @settings(
-    max_examples=120,
+    max_examples=80,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -324,7 +309,7 @@ def apply(p: Checked, op: tuple[Any, ...]) -> None:
     n=st.integers(3, 6),
     seats=st.permutations(range(1, 10)),
     seed=st.integers(0, 2**16),
-    ops=st.lists(op_strategy(), min_size=10, max_size=200),
+    ops=st.lists(op_strategy(), min_size=60, max_size=200),
 )
 def test_random_traffic_keeps_the_table_sound(
     n: int, seats: list[int], seed: int, ops: list[tuple[Any, ...]]
@@ -344,8 +329,3 @@ def test_random_traffic_keeps_the_table_sound(
     events = p.net.events()
     assert [seq for seq, _, _ in events] == list(range(1, p.table.seq + 1))
     assert p.net.stored_seq == p.table.seq
-    from hypothesis import event
-
-    event(f"hands {min(p.table.hands_played, 5)}")
-    event(f"failed {min(len(p.net.failed), 3)}")
-    event(f"ended {p.table.phase}")
