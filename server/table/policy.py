@@ -59,7 +59,8 @@ class FriendsPolicy:
             t.timers.next_hand = now + t.config.next_hand_seconds
 
     def start(self, t: Play, now: float) -> None:
-        players = sorted(s.seat for s in t.seats.values() if s.stack > 0)
+        # an unclaimed seat (restored, never dealt in, nobody back) is not dealt in
+        players = sorted(s.seat for s in t.seats.values() if s.stack > 0 and not s.unclaimed)
         present = [s for s in players if t.seats[s].present]
         if len(present) < t.config.min_players or len(players) < 2:
             if t.phase is TablePhase.BETWEEN:

@@ -30,6 +30,10 @@ class SeatState:
     """A tournament arrival that waits for the button (ligue art. 3, tda 10-A)."""
     dead_hands: int = 0
     """Hands still to be dealt dead (a penalty, cdc 11.1)."""
+    unclaimed: bool = False
+    """Restored after a restart, never dealt in, nobody back on it yet: its seat token may
+    have been lost in the crash (the seat is saved before the token is issued), so it is not
+    dealt in and the invite holder may take the seat again (nothing of his is lost)."""
     bank_at_start: float = 0.0
     """The time bank at the start of the hand (what spectators see until it ends)."""
 

@@ -262,6 +262,12 @@ class Table(Play):
         if not 1 <= cmd.seat <= self.config.max_seats:
             raise ProtocolError(ErrorCode.BAD_SEAT, "no such seat")
         current = self.seats.get(cmd.seat)
+        if current is not None and current.player != player and current.unclaimed:
+            # a seat restored after a crash whose token may never have reached its player
+            # (never dealt in, nobody back on it): the invite holder takes it again
+            del self.seats[cmd.seat]
+            self.seat_event(current, "left")
+            current = None
         if current is not None and current.player != player:
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {cmd.seat} is taken")
         if any(s.player == player and s.seat != cmd.seat for s in self.seats.values()):
@@ -325,6 +331,7 @@ class Table(Play):
                 Kick(old, ErrorCode.REPLACED, "this seat was opened from another connection")
             )
         state.cid = cid
+        state.unclaimed = False
         hand = self.hand
         if self.phase is TablePhase.BETTING and hand is not None:
             menu = hand.menu()
@@ -515,7 +522,6 @@ class Table(Play):
     # ------------------------------------------------------------------ recovery
 
     def _restore_seats(self, data: dict[str, Any]) -> None:
-        ghosts = []
         for entry in data["seats"]:
             state = SeatState(
                 seat=entry["seat"],
@@ -529,17 +535,8 @@ class Table(Play):
                 dead_hands=int(entry.get("dead_hands", 0)),
             )
             state.bank_at_start = state.time_bank
-            if state.new and not self.policy.directed and not data.get("in_hand", True):
-                # never dealt in at a friends table: its seat token may have been lost in
-                # the crash (the seat is saved before the token is issued); free the seat,
-                # chips untouched (he sits again with the same stack)
-                ghosts.append(state)
-                continue
+            state.unclaimed = state.new and not self.policy.directed
             self.seats[state.seat] = state
-        for ghost in ghosts:
-            self.seat_event(ghost, "left")
-        if ghosts:
-            self.out.save_snapshot()
 
     def restore(self, data: dict[str, Any], record: dict[str, Any] | None) -> None:
         """Come back from the last snapshot after a restart, at the last completed hand. A
