@@ -24,11 +24,11 @@ from pathlib import Path
 
 from server.dealing import Signer
 from server.gateway.app import Gateway
-from server.gateway.auth import NonceBook, TokenAuthority
 from server.runtime import freeze_startup_objects, tune_gc
 from server.store import Store
 from server.table.clock import AcceleratedClock, Clock, RealClock
 from server.table.config import TableConfig
+from server.tokens import NonceBook, TokenAuthority
 from server.tournament.live import load_tournament
 from server.tournament.redis_coordinator import RedisLink
 

@@ -24,12 +24,12 @@ from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.gateway.auth import TokenAuthority
 from server.table import commands as c
 from server.table.actor import Client, Store, TableActor
 from server.table.clock import Clock
 from server.table.config import TableConfig
 from server.table.dealer import Dealer
+from server.tokens import TokenAuthority
 
 from .config import TournamentConfig
 from .console import CONSOLE_OPS, console_report

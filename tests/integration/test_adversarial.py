@@ -21,7 +21,7 @@ import pytest
 from protocol import PROTOCOL_VERSION, ErrorCode, encode
 from protocol import messages as m
 from protocol.codec import to_wire
-from server.gateway.auth import NonceBook, TokenAuthority
+from server.tokens import NonceBook, TokenAuthority
 
 from .conftest import Launch
 from .wsclient import (

@@ -11,10 +11,10 @@ import pytest
 from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
 from server.dealing import Signer
-from server.gateway.auth import NonceBook, TokenAuthority
 from server.table.actor import TableActor
 from server.table.clock import FakeClock
 from server.table.dealer import CsprngDealer
+from server.tokens import NonceBook, TokenAuthority
 from server.tournament.live import LiveTournament
 from tests.table.helpers import RecordingClient, settle
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.errors import ErrorCode, ProtocolError
-from server.gateway.auth import NonceBook, TokenAuthority
+from server.tokens import NonceBook, TokenAuthority
 
 
 def authority(now: list[float]) -> TokenAuthority:

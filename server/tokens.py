@@ -1,4 +1,5 @@
-"""Signed tokens for friends mode: an invite link per table, a seat token per player.
+"""Signed tokens (invite links, seat tokens, director links), shared by the gateway and the
+tournament host: a module below both (no upward import).
 
 A token is ``base64url(json claims) + "." + base64url(HMAC-SHA256(secret, claims))``.
 Claims: ``k`` kind (``invite`` | ``seat`` | ``director``), ``t`` table, ``x`` expiry (unix
