@@ -28,6 +28,7 @@ from server.table.commands import CallTime, Declare, ShowCards, UseBank
 from server.table.core import TableCore
 from server.table.effects import HandFinished
 from server.table.phases import TablePhase, Trigger
+from server.table.record import hand_record
 from server.table.seats import SeatState
 from server.table.translate import HandLog
 
@@ -467,7 +468,7 @@ class Play(TableCore):
             )
         record_ref = ""
         if not cancelled:
-            record = self._hand_record(now, hand, stacks)
+            record = hand_record(self, hand, stacks)
             self.out.save_record(self.hand_no, record)
             record_ref = f"/api/hands/{self.table}/{self.hand_no}.json"
             self._keep_private_holes()
@@ -576,27 +577,3 @@ class Play(TableCore):
             for w in self.watchers.values():
                 if w.player == state.player and w.seat == seat:
                     self.out.send(w.cid, proof)
-
-    def _hand_record(self, now: float, hand: Hand, stacks: dict[int, int]) -> dict[str, Any]:
-        assert self.dealt is not None and self.positions is not None and self.log is not None
-        board = [card_name(c) for c in hand.board]
-        record: dict[str, Any] = {
-            "format": "brasseur-hand/1",
-            "table": self.table,
-            "table_name": self.config.name,
-            "profile": self.profile.id,
-            "started_at": self.wall(),
-            "tournament": None,
-            "blinds": {
-                "sb": self.blinds.sb,
-                "bb": self.blinds.bb,
-                "ante": self.blinds.ante,
-                "ante_format": self.blinds.ante_format.value,
-            },
-            "max_seats": self.config.max_seats,
-            "button": self.positions.button,
-            **self.log.record(hand.events, board, stacks),
-        }
-        shown = [int(s) for s in record["shown"]]
-        record.update(self.dealt.fairness(board_count=len(board), shown=shown))
-        return self.dealer.sign(record)

@@ -16,7 +16,6 @@ from typing import Any
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import RuleError
-from server.engine.positions import Positions
 from server.table import commands as c
 from server.table.config import TableConfig
 from server.table.dealer import Dealer
@@ -24,6 +23,7 @@ from server.table.effects import Deliver, Effect, GrantSeat, Halted, Kick, Resum
 from server.table.phases import TablePhase, Trigger
 from server.table.play import Play
 from server.table.policy import DealingPolicy, DirectedPolicy, FriendsPolicy
+from server.table.recovery import restore
 from server.table.seats import SeatState, Watcher
 
 __all__ = ["Table"]
@@ -519,64 +519,9 @@ class Table(Play):
             self.goto(Trigger.RELEASE)
             self.after_engine(now, held)
 
-    # ------------------------------------------------------------------ recovery
-
-    def _restore_seats(self, data: dict[str, Any]) -> None:
-        for entry in data["seats"]:
-            state = SeatState(
-                seat=entry["seat"],
-                player=entry["pid"],
-                name=entry["name"],
-                stack=entry["stack"],
-                time_bank=entry["time_bank"],
-                new=entry["new"],
-                sitting_out=entry["sitting_out"],
-                waits_for_button=bool(entry.get("waits", False)),
-                dead_hands=int(entry.get("dead_hands", 0)),
-            )
-            state.bank_at_start = state.time_bank
-            state.unclaimed = state.new and not self.policy.directed
-            self.seats[state.seat] = state
-
     def restore(self, data: dict[str, Any], record: dict[str, Any] | None) -> None:
-        """Come back from the last snapshot after a restart, at the last completed hand. A
-        hand cut by a crash is cancelled with every bet returned and replayed (cdc 5.4): the
-        cancellation, its snapshot and the freed seats are one write (see flush)."""
-        self.hand_no = int(data["hand"])
-        self._restore_seats(data)
-
-        def pos(value: list[int] | None) -> Positions | None:
-            if not value:
-                return None
-            return Positions(button=value[0], sb_slot=value[1], big_blind=value[2])
-
-        self.positions = pos(data.get("positions"))
-        self.replay_positions = pos(data.get("replay"))
-        self.cancelled_hand = bool(data.get("cancelled"))
-        if not data.get("in_hand", True):
-            return
-        if record is not None:  # written by an older server: the hand had ended
-            for seat, stack in record["final_stacks"].items():
-                held = self.seats.get(int(seat))
-                if held is not None:
-                    held.stack = stack
-                    if stack == 0:
-                        del self.seats[int(seat)]
-            self.out.save_snapshot()
-            return
-        self.replay_positions = self.positions
-        if not self.cancelled_hand:
-            self.cancelled_hand = True
-            stacks = {str(s.seat): s.stack for s in self.seats.values()}
-            self.out.emit(
-                [
-                    (
-                        "hand_end",
-                        {"hand": self.hand_no, "stacks": stacks, "record": "", "cancelled": True},
-                    )
-                ]
-            )
-        self.out.save_snapshot()
+        """Come back from the last snapshot after a restart (server.table.recovery)."""
+        restore(self, data, record)
 
 
 def _seat_cmd(t: Table, cmd: Any, now: float) -> None:

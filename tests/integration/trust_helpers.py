@@ -14,7 +14,6 @@ public API, the way a long-running table leaves it: heads-up hands, each fully s
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import os
 import socket
@@ -31,7 +30,7 @@ from protocol import messages as m
 from server.store import Store
 from server.table.config import TableConfig
 
-from .wsclient import seed_tables
+from .wsclient import raw_handshake, seed_tables
 
 __all__ = ["RawClient", "seed_history", "wait_until"]
 
@@ -80,23 +79,7 @@ class RawClient:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         if mss is not None:
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, mss)
-        self.sock.settimeout(5)
-        self.sock.connect(("127.0.0.1", port))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            (
-                f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = b""
-        while not head.endswith(b"\r\n\r\n"):  # byte by byte: leave the frames unread
-            byte = self.sock.recv(1)
-            if not byte:
-                raise ConnectionError("closed during the handshake")
-            head += byte
-        assert head.startswith(b"HTTP/1.1 101"), head
+        raw_handshake(self.sock, port)
         self.sock.settimeout(None)
 
     @classmethod

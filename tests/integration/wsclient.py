@@ -55,6 +55,28 @@ OPEN: set[WsClient] = set()
 # ---------------------------------------------------------------------- the server
 
 
+def raw_handshake(sock: socket.socket, port: int) -> None:
+    """The websocket upgrade on a plain socket, read byte by byte so that no frame is read
+    (raw clients decide themselves when, and how fast, they read)."""
+    sock.settimeout(5)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        byte = sock.recv(1)
+        if not byte:
+            raise ConnectionError("closed during the handshake")
+        head += byte
+    assert head.startswith(b"HTTP/1.1 101"), head
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -401,23 +423,7 @@ class RawSocket:
         # small segments: the server's kernel sizes its send buffer from the segment size, so
         # the backlog reaches the server's own queue sooner (loopback segments are 64 KiB)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
-        self.sock.settimeout(5)
-        self.sock.connect(("127.0.0.1", port))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            (
-                f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = b""
-        while not head.endswith(b"\r\n\r\n"):  # byte by byte: leave the frames unread
-            byte = self.sock.recv(1)
-            if not byte:
-                raise ConnectionError("closed during the handshake")
-            head += byte
-        assert head.startswith(b"HTTP/1.1 101"), head
+        raw_handshake(self.sock, port)
 
     def send(self, message: m.Message) -> None:
         payload = encode(message)

@@ -1,0 +1,36 @@
+"""The signed record of a finished hand (pure): what the table shows of it, the fairness
+openings of the cards dealt face up or shown only (cdc 3.6), signed by the dealer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine import Hand, card_name
+from server.table.core import TableCore
+
+__all__ = ["hand_record"]
+
+
+def hand_record(t: TableCore, hand: Hand, stacks: dict[int, int]) -> dict[str, Any]:
+    assert t.dealt is not None and t.positions is not None and t.log is not None
+    board = [card_name(c) for c in hand.board]
+    record: dict[str, Any] = {
+        "format": "brasseur-hand/1",
+        "table": t.table,
+        "table_name": t.config.name,
+        "profile": t.profile.id,
+        "started_at": t.wall(),
+        "tournament": None,
+        "blinds": {
+            "sb": t.blinds.sb,
+            "bb": t.blinds.bb,
+            "ante": t.blinds.ante,
+            "ante_format": t.blinds.ante_format.value,
+        },
+        "max_seats": t.config.max_seats,
+        "button": t.positions.button,
+        **t.log.record(hand.events, board, stacks),
+    }
+    shown = [int(s) for s in record["shown"]]
+    record.update(t.dealt.fairness(board_count=len(board), shown=shown))
+    return t.dealer.sign(record)
