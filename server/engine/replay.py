@@ -27,7 +27,18 @@ from .hand import Hand
 from .profile import PROFILE_IDS, load_profile
 from .setup import DEFAULT_DENOMINATIONS, AnteFormat, Blinds, HandSetup, SeatSetup
 
-__all__ = ["ScenarioError", "event_to_dict", "main", "run_scenario"]
+__all__ = [
+    "ScenarioError",
+    "event_to_dict",
+    "fields",
+    "input_result",
+    "integer",
+    "main",
+    "need",
+    "parse_cards",
+    "parse_input",
+    "run_scenario",
+]
 
 _TOP = {
     "profile",
@@ -50,28 +61,28 @@ class ScenarioError(ValueError):
     """The scenario file itself is malformed (exit status 2)."""
 
 
-def _need(cond: bool, message: str) -> None:
+def need(cond: bool, message: str) -> None:
     if not cond:
         raise ScenarioError(message)
 
 
-def _int(value: Any, what: str, minimum: int = 0) -> int:
-    _need(
+def integer(value: Any, what: str, minimum: int = 0) -> int:
+    need(
         isinstance(value, int) and not isinstance(value, bool) and value >= minimum,
         f"{what} must be an integer >= {minimum}",
     )
     return int(value)
 
 
-def _keys(obj: Any, allowed: set[str], what: str) -> Mapping[str, Any]:
-    _need(isinstance(obj, dict), f"{what} must be an object")
+def fields(obj: Any, allowed: set[str], what: str) -> Mapping[str, Any]:
+    need(isinstance(obj, dict), f"{what} must be an object")
     unknown = set(obj) - allowed
-    _need(not unknown, f"unknown field(s) in {what}: {', '.join(sorted(unknown))}")
+    need(not unknown, f"unknown field(s) in {what}: {', '.join(sorted(unknown))}")
     return obj  # type: ignore[no-any-return]
 
 
-def _cards(values: Any, what: str) -> list[int]:
-    _need(isinstance(values, list), f"{what} must be a list of cards")
+def parse_cards(values: Any, what: str) -> list[int]:
+    need(isinstance(values, list), f"{what} must be a list of cards")
     try:
         return [parse_card(v) for v in values]
     except ValueError as exc:
@@ -80,52 +91,52 @@ def _cards(values: Any, what: str) -> list[int]:
 
 def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
     """Parse the scenario's set-up part. Raises ScenarioError."""
-    top = _keys(data, _TOP, "scenario")
+    top = fields(data, _TOP, "scenario")
     for key in ("profile", "blinds", "players", "button"):
-        _need(key in top, f"missing field {key!r}")
-    _need(top["profile"] in PROFILE_IDS, f"unknown profile {top['profile']!r}")
+        need(key in top, f"missing field {key!r}")
+    need(top["profile"] in PROFILE_IDS, f"unknown profile {top['profile']!r}")
     profile = load_profile(top["profile"])
-    b = _keys(top["blinds"], _BLINDS, "blinds")
-    _need("sb" in b and "bb" in b, "blinds need sb and bb")
+    b = fields(top["blinds"], _BLINDS, "blinds")
+    need("sb" in b and "bb" in b, "blinds need sb and bb")
     try:
         ante_format = AnteFormat(b.get("ante_format", "none"))
     except ValueError:
         raise ScenarioError(f"unknown ante_format {b.get('ante_format')!r}") from None
     blinds = Blinds(
-        sb=_int(b["sb"], "blinds.sb"),
-        bb=_int(b["bb"], "blinds.bb", 1),
-        ante=_int(b.get("ante", 0), "blinds.ante"),
+        sb=integer(b["sb"], "blinds.sb"),
+        bb=integer(b["bb"], "blinds.bb", 1),
+        ante=integer(b.get("ante", 0), "blinds.ante"),
         ante_format=ante_format,
     )
     denominations = top.get("denominations", list(DEFAULT_DENOMINATIONS))
-    _need(isinstance(denominations, list) and len(denominations) > 0, "denominations: a list")
-    denoms = tuple(_int(d, "denomination", 1) for d in denominations)
-    _need(isinstance(top["players"], list), "players must be a list")
+    need(isinstance(denominations, list) and len(denominations) > 0, "denominations: a list")
+    denoms = tuple(integer(d, "denomination", 1) for d in denominations)
+    need(isinstance(top["players"], list), "players must be a list")
     seats = []
     for entry in top["players"]:
-        pl = _keys(entry, _PLAYER, "player")
-        _need(isinstance(pl.get("name"), str) and pl["name"] != "", "player name: a string")
+        pl = fields(entry, _PLAYER, "player")
+        need(isinstance(pl.get("name"), str) and pl["name"] != "", "player name: a string")
         dead = pl.get("dead", False)
-        _need(isinstance(dead, bool), "player dead: a boolean")
+        need(isinstance(dead, bool), "player dead: a boolean")
         seats.append(
             SeatSetup(
                 player=pl["name"],
-                seat=_int(pl.get("seat"), "seat"),
-                stack=_int(pl.get("stack"), "stack", 1),
+                seat=integer(pl.get("seat"), "seat"),
+                stack=integer(pl.get("stack"), "stack", 1),
                 dead=dead,
             )
         )
     names = [s.player for s in seats]
-    hole_in = _keys(top.get("hole", {}), set(names), "hole")
+    hole_in = fields(top.get("hole", {}), set(names), "hole")
     hole: dict[str, list[int]] = {}
     for name, cards in hole_in.items():
-        parsed = _cards(cards, f"hole[{name}]")
-        _need(len(parsed) <= 2, f"hole[{name}]: at most two cards")
+        parsed = parse_cards(cards, f"hole[{name}]")
+        need(len(parsed) <= 2, f"hole[{name}]: at most two cards")
         hole[name] = parsed
-    board = _cards(top.get("board", []), "board")
-    _need(len(board) <= 5, "board: at most five cards")
+    board = parse_cards(top.get("board", []), "board")
+    need(len(board) <= 5, "board: at most five cards")
     used = [c for cs in hole.values() for c in cs] + board
-    _need(len(set(used)) == len(used), "a card is given twice")
+    need(len(set(used)) == len(used), "a card is given twice")
     rest = [c for c in range(52) if c not in set(used)]
     (rng or random.Random()).shuffle(rest)  # "any card left unspecified is dealt at random"
     for name in names:
@@ -139,11 +150,11 @@ def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
         profile=profile,
         blinds=blinds,
         seats=tuple(seats),
-        button=_int(top["button"], "button"),
+        button=integer(top["button"], "button"),
         hole={name: (cs[0], cs[1]) for name, cs in hole.items()},
         board=tuple(board),
         denominations=denoms,
-        big_blind=None if big_blind is None else _int(big_blind, "big_blind"),
+        big_blind=None if big_blind is None else integer(big_blind, "big_blind"),
     )
     try:
         setup.validate()
@@ -152,9 +163,9 @@ def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
     return setup
 
 
-def _parse_input(entry: Any) -> tuple[str, Any]:
-    inp = _keys(entry, _INPUT, "input")
-    _need(isinstance(inp.get("player"), str), "input.player: a string")
+def parse_input(entry: Any) -> tuple[str, Any]:
+    inp = fields(entry, _INPUT, "input")
+    need(isinstance(inp.get("player"), str), "input.player: a string")
     player = inp["player"]
     if inp.get("time"):
         return "time", player
@@ -164,7 +175,7 @@ def _parse_input(entry: Any) -> tuple[str, Any]:
         return "muck", Muck(player=player)
     say = None
     if "say" in inp:
-        s = _keys(inp["say"], _SAY, "say")
+        s = fields(inp["say"], _SAY, "say")
         try:
             verb = Verb(str(s.get("verb")))
             form = Form(s.get("form", "total"))
@@ -172,16 +183,16 @@ def _parse_input(entry: Any) -> tuple[str, Any]:
             raise ScenarioError(f"unknown verb or form in {s!r}") from None
         amount = s.get("amount")
         if amount is not None:
-            amount = _int(amount, "say.amount", 1)
+            amount = integer(amount, "say.amount", 1)
         say = Say(verb=verb, amount=amount, form=form)
     chips = None
     if "chips" in inp:
-        _need(isinstance(inp["chips"], list), "chips: a list of chip values")
-        chips = tuple(_int(c, "chip", 1) for c in inp["chips"])
+        need(isinstance(inp["chips"], list), "chips: a list of chip values")
+        chips = tuple(integer(c, "chip", 1) for c in inp["chips"])
     return "act", Act(player=player, say=say, chips=chips)
 
 
-def _result(hand: Hand, player: str, events: list[Event]) -> dict[str, Any]:
+def input_result(hand: Hand, player: str, events: list[Event]) -> dict[str, Any]:
     i = hand.index[player]
     mine = [e for e in events if getattr(e, "player", None) == player]
     for cls in (Acted, Pending, OutOfTurn):
@@ -231,8 +242,8 @@ def run_scenario(data: Any, rng: random.Random | None = None) -> dict[str, Any]:
     """Play a scenario (the spec's input object) and return the spec's output object."""
     setup = build_setup(data, rng)
     raw_inputs = data.get("inputs", [])
-    _need(isinstance(raw_inputs, list), "inputs must be a list")
-    inputs = [_parse_input(entry) for entry in raw_inputs]
+    need(isinstance(raw_inputs, list), "inputs must be a list")
+    inputs = [parse_input(entry) for entry in raw_inputs]
     hand = Hand(setup)
     results: list[dict[str, Any]] = []
     for kind, payload in inputs:
@@ -258,7 +269,7 @@ def run_scenario(data: Any, rng: random.Random | None = None) -> dict[str, Any]:
                 results.append({"player": payload.player, "accepted": True, "action": "muck"})
             else:
                 events = hand.act(payload)
-                results.append(_result(hand, payload.player, events))
+                results.append(input_result(hand, payload.player, events))
         except RuleError as exc:
             results.append(
                 {
