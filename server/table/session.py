@@ -234,14 +234,18 @@ class SessionRun:
 
     def _positions(self, players: list[int]) -> Positions:
         n = self.session.seats
-        if self.positions is None:
-            if self.session.button not in players:
-                raise ScenarioError(
-                    f"impossible setup: the first button, seat {self.session.button}, "
-                    "holds no player"
-                )
-            return first_positions(self.session.button, players, n)
-        return next_positions(self.positions, players, n)
+        if self.positions is not None:
+            return next_positions(self.positions, players, n)
+        button = self.session.button
+        if button in players:
+            return first_positions(button, players, n)
+        # the first button's seat is empty (its player left before the first deal): the
+        # button stays on it, dead, and the blinds are the next two players (heads-up, the
+        # first player after it takes the button and the small blind, cdc 4.4)
+        order = [s for k in range(1, n + 1) if (s := (button - 1 + k) % n + 1) in players]
+        if len(order) == 2:
+            return first_positions(order[0], players, n)
+        return Positions(button=button, sb_slot=order[0], big_blind=order[1])
 
     def _hand(self, step: DealHand) -> dict[str, Any]:
         t = self.table

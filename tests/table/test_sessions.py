@@ -128,14 +128,18 @@ def test_refused_steps_are_reported_and_change_nothing() -> None:
     assert sum(out["steps"][-1]["stacks"].values()) == 2000
 
 
-def test_first_button_must_hold_a_player() -> None:
-    session = BASE | {"button": 3, "steps": [
-        {"sit": {"name": "A", "seat": 1, "stack": 1000}},
-        {"sit": {"name": "B", "seat": 2, "stack": 1000}},
-        {"hand": {}},
-    ]}  # fmt: skip
-    result = _replay(["-"], json.dumps(session))
-    assert result.returncode == 2 and "first button" in result.stderr
+def test_an_empty_first_button_seat_is_a_dead_button() -> None:
+    def first_hand(players: list[tuple[str, int]]) -> dict[str, Any]:
+        steps: list[dict[str, Any]] = [
+            {"sit": {"name": name, "seat": seat, "stack": 1000}} for name, seat in players
+        ]
+        out = run_session(parse_session(BASE | {"button": 3, "steps": [*steps, {"hand": {}}]}))
+        return out["steps"][-1]  # type: ignore[no-any-return]
+
+    three = first_hand([("A", 1), ("B", 2), ("D", 4)])
+    assert three["positions"] == {"button": 3, "sb": 4, "bb": 1}
+    two = first_hand([("A", 1), ("D", 4)])  # heads-up: the next player is button and SB
+    assert two["positions"] == {"button": 4, "sb": 4, "bb": 1}
 
 
 def test_refused_inputs_are_reported_like_the_hand_format() -> None:
