@@ -97,7 +97,8 @@ class Hand(Betting, Showdown):
         return [(start + k) % self.n for k in range(self.n)]
 
     def _blind_positions(self) -> tuple[int, int]:
-        """Small and big blind indices by the dead-button rule (cdc 4.3, tda 31)."""
+        """Small and big blind indices by the dead-button rule (cdc 4.3, tda 31); with the big
+        blind pinned and ``Blinds(sb=0)``, no small blind (fpc 17-3, 17-4)."""
         setup = self.setup
         if setup.big_blind is not None:
             bb_i = self.index[next(s.player for s in setup.seats if s.seat == setup.big_blind)]
@@ -112,7 +113,9 @@ class Hand(Betting, Showdown):
                 from .errors import SetupError
 
                 raise SetupError("more than one player between the button and the big blind")
-            return (between[0] if between else -1), bb_i
+            if not between or setup.blinds.sb == 0:
+                return -1, bb_i  # no small blind this hand (cdc 4.3 dead SB, fpc 17-3/17-4)
+            return between[0], bb_i
         order = self._clockwise_from_seat(self.button)
         if self.n == 2:
             button_i = self.index.get(

@@ -1,27 +1,77 @@
-"""Button and blinds from one hand to the next: the dead-button rule (pure).
+"""Button and blinds from one hand to the next (pure).
 
-tda 31: "the big blind always advances; the small blind and the button adjust". With seats
-as positions (empty seats included), from hand h to h+1:
+Two rules, chosen by the profile's ``missing_blind`` (:class:`MissingBlind`).
+
+**Dead button** (``DEAD_BUTTON``: cdc 4.3, tda 31, ligue, casino). tda 31: "the big blind
+always advances; the small blind and the button adjust". With seats as positions (empty seats
+included), from hand h to h+1:
 
 - big blind: the first seat after the last big blind holding a player who is dealt in;
 - small blind slot: the last big blind's seat — a small blind is posted only if someone
   dealt in sits there (cdc 4.3: the SB busted or moved means no SB, "dead small blind");
 - button: the last small blind slot, even if empty (cdc 4.3: "bouton mort").
 
-Heads-up (cdc 4.4, tda 33): the big blind still advances, and the other player takes the
-button and posts the small blind, so nobody pays the big blind twice in a row.
+**Same dealer** (``SAME_DEALER``: fpc 17-3, 17-4). fpc 17-3: "Si le joueur petite blind est
+déplacé par le logiciel ou vient d'être éliminé, il n'y en a pas et le donneur distribue deux
+fois, personne ne paie la petite blind." fpc 17-4: "Si le joueur grosse blind est déplacé par
+le logiciel ou vient d'être éliminé, le joueur en position dite « UTG » ou Grosse Blind +1
+paye la grosse blind et deviendra petite blind le coup suivant. Le donneur distribue deux fois
+de suite." So when the player who posted the small blind or the big blind at the last hand is
+gone (busted or moved; both gone alike):
+
+- the button stays where it was (the same dealer deals twice);
+- nobody posts a small blind (``small_blind`` False), even if a player sits between the button
+  and the big blind;
+- the big blind advances to the first player after the last big blind (17-4: UTG);
+- ``sb_slot`` names the player who takes the button at the next hand: the player of the last
+  hand just before the new big blind (the last big blind, else the last small blind, else the
+  dealer). A newcomer seated in between since is never chosen: the button must not reach him
+  before the big blind does (cdc 2.3, fpc 17-2).
+
+At the next hand play resumes: the last big blind posts the small blind ("deviendra petite
+blind le coup suivant"), the big blind advances, and the button goes to the player just before
+the small blind, ``sb_slot`` of the hand without small blind (if he has left since, the dealer
+before him; if he has left too, the button is dead on the empty seat). Otherwise the hands
+follow the dead-button rule, whose button is then a player.
+
+Heads-up, both rules (cdc 4.4, tda 33, fpc 5-14, 5-15): the big blind still advances, and the
+other player takes the button and posts the small blind, so nobody pays the big blind twice
+in a row.
 
 Newcomers (cdc 2.3, tda 7, casino): a player dealt in for the first time at this table waits
 while their seat is strictly between the button and the big blind — except at the small blind
-slot, which is the last big blind's seat (cdc 2.3: he may then play and post the SB).
+slot when a small blind is posted there, which is the last big blind's seat (cdc 2.3: he may
+then play and post the SB).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
-__all__ = ["Positions", "first_positions", "next_positions", "waits_as_newcomer"]
+__all__ = [
+    "MissingBlind",
+    "Positions",
+    "first_positions",
+    "next_positions",
+    "positions_from_list",
+    "positions_to_list",
+    "waits_as_newcomer",
+]
+
+_FIELDS = ("button", "sb_slot", "big_blind", "small_blind")
+
+
+class MissingBlind(StrEnum):
+    """What the next hand does when a player who posted a blind is gone (busted, moved)."""
+
+    DEAD_BUTTON = "dead_button"
+    """The big blind advances, the small blind and the button follow, possibly onto empty
+    seats (cdc 4.3, tda 31)."""
+    SAME_DEALER = "same_dealer"
+    """The button stays, no small blind, the big blind advances (fpc 17-3, 17-4)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,8 +79,35 @@ class Positions:
     button: int
     """Seat of the button (may be an empty seat: dead button)."""
     sb_slot: int
-    """Seat of the small blind slot (a SB is posted only if a player dealt in sits there)."""
+    """Seat of the small blind slot (a SB is posted only if a player dealt in sits there and
+    ``small_blind``). In a hand without small blind (fpc): the next hand's button."""
     big_blind: int
+    small_blind: bool = True
+    """False: nobody posts the small blind this hand although a player may sit at the small
+    blind slot (fpc 17-3, 17-4: a blind's player is gone, the dealer deals twice)."""
+
+    def __getstate__(self) -> list[object]:
+        return [getattr(self, name) for name in _FIELDS]
+
+    def __setstate__(self, state: list[object]) -> None:
+        # a pickle of an older server has three fields: a small blind was always posted
+        values = [*state, True][:4]
+        for name, value in zip(_FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+
+
+def positions_to_list(p: Positions) -> list[int]:
+    """``[button, sb_slot, big_blind]``, and a fourth ``0`` for a hand without small blind
+    (snapshots and reports: the three-element form of older servers is kept)."""
+    out = [p.button, p.sb_slot, p.big_blind]
+    return out if p.small_blind else [*out, 0]
+
+
+def positions_from_list(value: Iterable[Any]) -> Positions:
+    """The positions of :func:`positions_to_list` (three or four integers)."""
+    items = [int(x) for x in value]
+    small_blind = len(items) < 4 or bool(items[3])
+    return Positions(button=items[0], sb_slot=items[1], big_blind=items[2], small_blind=small_blind)
 
 
 def _after(seat: int, seats: Iterable[int], max_seats: int) -> list[int]:
@@ -53,8 +130,15 @@ def first_positions(button: int, players: Iterable[int], max_seats: int) -> Posi
     return Positions(button=button, sb_slot=order[0], big_blind=order[1])
 
 
-def next_positions(last: Positions, players: Iterable[int], max_seats: int) -> Positions:
-    """Positions of the next hand given the seats of the players dealt in (dead button)."""
+def next_positions(
+    last: Positions,
+    players: Iterable[int],
+    max_seats: int,
+    *,
+    missing_blind: MissingBlind = MissingBlind.DEAD_BUTTON,
+) -> Positions:
+    """Positions of the next hand given the seats of the players dealt in, by the rule
+    ``missing_blind`` (the dead button unless told otherwise; see the module docstring)."""
     seats = sorted(set(players))
     if len(seats) < 2:
         raise ValueError("two players are needed")
@@ -62,17 +146,46 @@ def next_positions(last: Positions, players: Iterable[int], max_seats: int) -> P
     if len(seats) == 2:
         other = next(s for s in seats if s != big_blind)
         return Positions(button=other, sb_slot=other, big_blind=big_blind)
+    heads_up = last.small_blind and last.sb_slot == last.button
+    if missing_blind is MissingBlind.SAME_DEALER and not heads_up:
+        return _same_dealer(last, seats, max_seats, big_blind)
     sb_slot = last.big_blind
     button = last.sb_slot
-    if last.sb_slot == last.button:
+    if heads_up:
         # leaving heads-up (a player joined): the button goes to the seat before the SB slot
         button = (sb_slot - 2) % max_seats + 1
     return Positions(button=button, sb_slot=sb_slot, big_blind=big_blind)
 
 
+def _same_dealer(last: Positions, seats: list[int], max_seats: int, big_blind: int) -> Positions:
+    """fpc 17-3, 17-4 (three players or more, the last hand not heads-up)."""
+    sb_gone = last.small_blind and last.sb_slot not in seats
+    if sb_gone or last.big_blind not in seats:
+        # the same dealer deals again; nobody posts the small blind; the big blind advances.
+        # The next button: the player of the last hand just before the big blind
+        following = _first_present((last.big_blind, last.sb_slot, last.button), seats)
+        return Positions(
+            button=last.button, sb_slot=following, big_blind=big_blind, small_blind=False
+        )
+    # the last big blind posts the small blind; after a hand without small blind, the player
+    # who was just before its big blind takes the button (he left: the one before him)
+    candidates = (last.sb_slot,) if last.small_blind else (last.sb_slot, last.button)
+    button = _first_present(candidates, seats)
+    return Positions(button=button, sb_slot=last.big_blind, big_blind=big_blind)
+
+
+def _first_present(candidates: tuple[int, ...], seats: list[int]) -> int:
+    """The first of ``candidates`` where a player sits, else the last one (an empty seat:
+    a dead button, never a newcomer's seat he has not paid for)."""
+    return next((s for s in candidates if s in seats), candidates[-1])
+
+
 def waits_as_newcomer(seat: int, positions: Positions, max_seats: int) -> bool:
     """True if a player new to the table must wait for the button to pass (tda 7)."""
-    if seat in (positions.sb_slot, positions.button, positions.big_blind):
+    exempt = {positions.button, positions.big_blind}
+    if positions.small_blind:
+        exempt.add(positions.sb_slot)
+    if seat in exempt:
         return False
     between = []
     for k in range(1, max_seats):

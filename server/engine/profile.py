@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import SetupError
+from .positions import MissingBlind
 
 __all__ = [
     "PROFILE_IDS",
@@ -25,6 +26,7 @@ __all__ = [
     "AmountOnlyUndercall",
     "AntePriority",
     "MinRaise",
+    "MissingBlind",
     "MultipleChips",
     "OpenFold",
     "OutOfTurn",
@@ -171,6 +173,9 @@ class Profile:
     time_countdown: int
     time_callers: TimeCallers
     """Who may call the Time (a player must also be at his seat: tda 27, cdc 4.1)."""
+    missing_blind: MissingBlind
+    """The next hand when a blind's player is gone: dead button (cdc 4.3, tda 31) or the
+    same dealer without small blind (fpc 17-3, 17-4); see :mod:`server.engine.positions`."""
     citations: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     rules: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -193,6 +198,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "bb_ante_priority": AntePriority,
     "allin_showdown": AllinShowdown,
     "time_callers": TimeCallers,
+    "missing_blind": MissingBlind,
 }
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import AnteFormat, Blinds, Hand, load_profile
-from server.engine.positions import Positions
+from server.engine.positions import Positions, positions_to_list
 from server.table.commands import Conn, NextDeal, SetStack
 from server.table.config import TableConfig
 from server.table.dealer import Dealer, DealtHand
@@ -202,7 +202,7 @@ class TableCore:
         in_hand = self.in_hand()
 
         def pos(p: Positions | None) -> list[int] | None:
-            return None if p is None else [p.button, p.sb_slot, p.big_blind]
+            return None if p is None else positions_to_list(p)
 
         data = {
             "version": SNAPSHOT_VERSION,

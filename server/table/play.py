@@ -3,12 +3,14 @@ one atomic write (record, ``hand_end``, busts and seat changes together)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import (
     Act,
+    Blinds,
     Form,
     Hand,
     HandSetup,
@@ -64,8 +66,10 @@ class Play(TableCore):
         self.out.save_snapshot()
         if len(dealt_in) == 2:
             sb_seat: int | None = positions.button  # heads-up: the button posts the SB
+        elif positions.small_blind and positions.sb_slot in dealt_in:
+            sb_seat = positions.sb_slot
         else:
-            sb_seat = positions.sb_slot if positions.sb_slot in dealt_in else None
+            sb_seat = None  # dead SB (cdc 4.3) or nobody pays it (fpc 17-3, 17-4)
         self.out.live_from = self.out.seq + 1
         self.out.emit(
             [
@@ -132,7 +136,7 @@ class Play(TableCore):
         dead = self._dead_at_deal(dealt_in)
         setup = HandSetup(
             profile=self.profile,
-            blinds=self.blinds,
+            blinds=self._hand_blinds(len(dealt_in)),
             seats=tuple(
                 SeatSetup(player=str(s), seat=s, stack=self.seats[s].stack, dead=dead[s])
                 for s in dealt_in
@@ -148,6 +152,14 @@ class Play(TableCore):
         self.log = HandLog(self.hand_no, self.start_stacks, names)
         self.goto(Trigger.CUT)
         self.after_engine(now, list(self.hand.events))
+
+    def _hand_blinds(self, players: int) -> Blinds:
+        """The blinds of the hand: without the small blind when the positions say nobody
+        pays it (fpc 17-3, 17-4: a blind's player is gone, the dealer deals twice)."""
+        assert self.positions is not None
+        if self.positions.small_blind or players == 2:
+            return self.blinds
+        return replace(self.blinds, sb=0)
 
     def _dead_at_deal(self, dealt_in: list[int]) -> dict[int, bool]:
         """Absent at the deal (cdc 4.1) or serving a penalty (cdc 11.1): a dead hand, blinds

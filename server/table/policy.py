@@ -1,10 +1,11 @@
 """Dealing policies: what differs between a friends table and a director-driven table.
 
 A friends table deals by itself once enough players are present, draws the first button and
-moves it by the dead-button rule; a player leaves with his chips. A director-driven
-(tournament) table deals only when its director says so, with the director's positions and
-blinds, deals absent players in (cdc 1.8: blinded), and reports every hand's end. The table
-itself never asks which kind it is: it asks its policy (a third one, cash games, comes next).
+moves it by the profile's rule (dead button; fpc 17-3, 17-4: the same dealer when a blind's
+player left); a player leaves with his chips. A director-driven (tournament) table deals only
+when its director says so, with the director's positions and blinds, deals absent players in
+(cdc 1.8: blinded), and reports every hand's end. The table itself never asks which kind it
+is: it asks its policy (a third one, cash games, comes next).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class FriendsPolicy:
         self, t: Play, players: list[int], present: list[int]
     ) -> tuple[Positions, list[int]]:
         max_seats = t.config.max_seats
+        rule = t.profile.missing_blind  # cdc 4.3 dead button; fpc 17-3, 17-4 same dealer
         replaying = t.replay_positions is not None
         if t.replay_positions is not None:
             positions = t.replay_positions  # cdc 5.4: the cancelled hand is replayed
@@ -80,7 +82,7 @@ class FriendsPolicy:
         elif t.positions is None:
             positions = first_positions(present[t.randbelow(len(present))], players, max_seats)
         else:
-            positions = next_positions(t.positions, players, max_seats)
+            positions = next_positions(t.positions, players, max_seats, missing_blind=rule)
         dealt_in = [
             s
             for s in players
@@ -102,7 +104,7 @@ class FriendsPolicy:
         if len(dealt_in) == 2 and len(players) > 2 and t.positions is not None:
             # heads-up while a newcomer waits: the heads-up rule applies to the two dealt in
             # (cdc 4.4): the big blind advances, the other player is button and small blind
-            positions = next_positions(t.positions, dealt_in, max_seats)
+            positions = next_positions(t.positions, dealt_in, max_seats, missing_blind=rule)
         return positions, dealt_in
 
     def called_off(self, t: Play, dealt_in: list[int]) -> bool:

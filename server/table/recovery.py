@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine.positions import Positions
+from server.engine.positions import Positions, positions_from_list
 from server.table.play import Play
 from server.table.seats import SeatState
 
@@ -44,7 +44,7 @@ def restore(t: Play, data: dict[str, Any], record: dict[str, Any] | None) -> Non
     def pos(value: list[int] | None) -> Positions | None:
         if not value:
             return None
-        return Positions(button=value[0], sb_slot=value[1], big_blind=value[2])
+        return positions_from_list(value)
 
     t.positions = pos(data.get("positions"))
     t.replay_positions = pos(data.get("replay"))

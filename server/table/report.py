@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.engine.positions import Positions
+from server.engine.positions import Positions, positions_from_list, positions_to_list
 
 __all__ = ["Bust", "HandEnded"]
 
@@ -73,7 +73,7 @@ class HandEnded:
         return {
             "table": self.table_id,
             "hand": self.hand_no,
-            "positions": [p.button, p.sb_slot, p.big_blind],
+            "positions": positions_to_list(p),
             "stacks": {str(seat): [pid, stack] for seat, (pid, stack) in self.stacks.items()},
             "busts": [b.to_json() for b in self.busts],
             "cancelled": self.cancelled,
@@ -82,12 +82,11 @@ class HandEnded:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandEnded:
         """The report of :meth:`to_json` (seat keys may be strings or integers)."""
-        button, sb_slot, big_blind = (int(x) for x in data["positions"])
         table = data.get("table")
         return cls(
             table_id=None if table is None else int(table),
             hand_no=int(data["hand"]),
-            positions=Positions(button=button, sb_slot=sb_slot, big_blind=big_blind),
+            positions=positions_from_list(data["positions"]),
             stacks={int(s): (str(v[0]), int(v[1])) for s, v in data["stacks"].items()},
             busts=tuple(Bust.from_json(b) for b in data.get("busts") or ()),
             cancelled=bool(data.get("cancelled")),

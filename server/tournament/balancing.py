@@ -116,10 +116,19 @@ class Balancing(Floor):
         hold: dict[tuple[int, int], bool] = {}
         for _ in players:
             d = self._draw_destination(pool, taken, counts)
-            seat = choose_seat(self.rules.break_seat, d.ref, taken[d.id], d.max_seats, self._rng)
+            rule = self.missing_blind
+            seat = choose_seat(
+                self.rules.break_seat,
+                d.ref,
+                taken[d.id],
+                d.max_seats,
+                self._rng,
+                missing_blind=rule,
+            )
             assert seat is not None
             hold[(d.id, seat)] = (
-                classify(seat, d.ref, taken[d.id], d.max_seats) >= SeatClass.SMALL_BLIND
+                classify(seat, d.ref, taken[d.id], d.max_seats, missing_blind=rule)
+                >= SeatClass.SMALL_BLIND
             )
             taken[d.id].add(seat)
             counts[d.id] += 1
@@ -164,7 +173,8 @@ class Balancing(Floor):
 
         def good(t: _Table) -> bool:
             return any(
-                classify(s, t.ref, taken[t.id], t.max_seats) <= SeatClass.WAITS
+                classify(s, t.ref, taken[t.id], t.max_seats, missing_blind=self.missing_blind)
+                <= SeatClass.WAITS
                 for s in range(1, t.max_seats + 1)
                 if s not in taken[t.id]
             )

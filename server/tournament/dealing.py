@@ -218,7 +218,9 @@ class Dealing(Balancing, Placing):
             assert t.button is not None
             positions = first_positions(t.button, players, t.max_seats)
         else:
-            positions = next_positions(t.ref, players, t.max_seats)
+            positions = next_positions(
+                t.ref, players, t.max_seats, missing_blind=self.missing_blind
+            )
         t.before = t.ref
         t.ref = positions
         t.hand_no += 1

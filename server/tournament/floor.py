@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from server.engine.positions import Positions, first_positions, next_positions
+from server.engine.positions import MissingBlind, Positions, first_positions, next_positions
+from server.engine.profile import load_profile
 from server.engine.setup import Blinds
 
 from .chiprace import chip_race
@@ -200,6 +201,12 @@ class Floor:
     def _is_open(self, tid: int) -> bool:
         return self._tables[tid].status is not _Status.CLOSED
 
+    @property
+    def missing_blind(self) -> MissingBlind:
+        """How the positions move when a blind's player busts or is moved: the profile's
+        rule (cdc 4.3, tda 31: dead button; fpc 17-3, 17-4: the same dealer, no SB)."""
+        return load_profile(self.config.profile).missing_blind
+
     def gap_tolerance(self) -> int:
         """cdc 2.3, tda 10-D: the gap that stops a short table (3 early, 2 late by profile)."""
         late = self._open <= self.rules.late_balancing_tables
@@ -324,14 +331,20 @@ class Floor:
         seat is the next button or small blind (ligue art. 3: a moved player never takes the
         button and waits rather than be the small blind; tda 10-A: never the small blind)."""
         occupied = set(t.seats) | set(t.reserved)
-        seat = choose_seat(rule, t.ref, occupied, t.max_seats, self._rng)
+        seat = choose_seat(
+            rule, t.ref, occupied, t.max_seats, self._rng, missing_blind=self.missing_blind
+        )
         if seat is None:
             raise ReportError(f"table {t.id} is full")  # callers check room first
         return seat, self._waits_for_button(t, seat)
 
     def _waits_for_button(self, t: _Table, seat: int) -> bool:
         occupied = set(t.seats) | set(t.reserved)
-        return classify(seat, t.ref, occupied, t.max_seats) >= SeatClass.SMALL_BLIND
+        rule = self.missing_blind
+        return (
+            classify(seat, t.ref, occupied, t.max_seats, missing_blind=rule)
+            >= SeatClass.SMALL_BLIND
+        )
 
     def _next_big_blind(self, t: _Table) -> int:
         players = sorted(t.seats)
@@ -341,7 +354,9 @@ class Floor:
             button = t.button if t.button in t.seats else players[0]
             assert button is not None
             return first_positions(button, players, t.max_seats).big_blind
-        return next_positions(t.ref, players, t.max_seats).big_blind
+        return next_positions(
+            t.ref, players, t.max_seats, missing_blind=self.missing_blind
+        ).big_blind
 
     # ================================================================== bookkeeping
 

@@ -13,7 +13,8 @@ An empty seat is classified by what the arrival's next hand would make of it:
   (:func:`server.engine.positions.waits_as_newcomer`);
 - ``SMALL_BLIND`` / ``BUTTON``: the empty seat of the last big blind / small blind: he would be
   small blind or button before paying a big blind. cdc 2.3 allows it; tda 10-A and ligue
-  art. 3 do not for a moved player. Only a last resort.
+  art. 3 do not for a moved player. Only a last resort. Under fpc 17-3, 17-4 a hand without
+  small blind names the next hand's button (its ``sb_slot``): that seat is ``BUTTON`` too.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Collection, Iterable, Sequence
 from enum import IntEnum
 from typing import Protocol, TypeVar
 
-from server.engine.positions import Positions, next_positions, waits_as_newcomer
+from server.engine.positions import MissingBlind, Positions, next_positions, waits_as_newcomer
 
 from .rules import SeatRule
 
@@ -64,16 +65,40 @@ def clockwise_after(seat: int, max_seats: int) -> list[int]:
 
 
 def classify(
-    seat: int, ref: Positions | None, occupied: Collection[int], max_seats: int
+    seat: int,
+    ref: Positions | None,
+    occupied: Collection[int],
+    max_seats: int,
+    *,
+    missing_blind: MissingBlind = MissingBlind.DEAD_BUTTON,
 ) -> SeatClass:
-    """What the next hand makes of a newcomer at empty ``seat`` (see the module docstring)."""
+    """What the next hand makes of a newcomer at empty ``seat`` (see the module docstring),
+    the positions moving by the profile's ``missing_blind`` rule. Under fpc 17-3, 17-4 the
+    next button depends on whether a blind of the reference hand busts (the dealer deals
+    again): the worst class over those outcomes."""
     if ref is None or len(occupied) < 1:
         return SeatClass.LIVE  # the table has not dealt yet: its first button is drawn
-    nxt = next_positions(ref, [*occupied, seat], max_seats)
+    players = [*occupied, seat]
+    if missing_blind is MissingBlind.DEAD_BUTTON:
+        return _class_at(seat, next_positions(ref, players, max_seats), max_seats)
+    blinds = [s for s in (ref.sb_slot, ref.big_blind) if s in occupied]
+    if not ref.small_blind:
+        blinds = [s for s in blinds if s != ref.sb_slot]
+    outcomes = [[], *([b] for b in blinds), blinds]
+    return max(
+        _class_at(
+            seat, next_positions(ref, left, max_seats, missing_blind=missing_blind), max_seats
+        )
+        for gone in outcomes
+        if len(left := [s for s in players if s not in gone]) >= 2
+    )
+
+
+def _class_at(seat: int, nxt: Positions, max_seats: int) -> SeatClass:
     if seat == nxt.big_blind:
         return SeatClass.BIG_BLIND
-    if seat == nxt.button:
-        return SeatClass.BUTTON
+    if seat == nxt.button or (seat == nxt.sb_slot and not nxt.small_blind):
+        return SeatClass.BUTTON  # fpc 17-3, 17-4: a hand without SB names the next button
     if seat == nxt.sb_slot:
         return SeatClass.SMALL_BLIND
     if waits_as_newcomer(seat, nxt, max_seats):
@@ -87,6 +112,8 @@ def choose_seat(
     occupied: Collection[int],
     max_seats: int,
     rng: Rng,
+    *,
+    missing_blind: MissingBlind = MissingBlind.DEAD_BUTTON,
 ) -> int | None:
     """The seat for one arrival under ``rule``; None if the table is full.
 
@@ -100,7 +127,7 @@ def choose_seat(
     empty = [s for s in range(1, max_seats + 1) if s not in occupied]
     if not empty:
         return None
-    classes = {s: classify(s, ref, occupied, max_seats) for s in empty}
+    classes = {s: classify(s, ref, occupied, max_seats, missing_blind=missing_blind) for s in empty}
     best = min(max(c, SeatClass.LIVE) for c in classes.values())
     good = [s for s in empty if max(classes[s], SeatClass.LIVE) == best]
     if rule is SeatRule.RANDOM and ref is not None:

@@ -18,7 +18,13 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from server.engine.positions import Positions, first_positions, next_positions, waits_as_newcomer
+from server.engine.positions import (
+    MissingBlind,
+    Positions,
+    first_positions,
+    next_positions,
+    waits_as_newcomer,
+)
 from server.engine.setup import AnteFormat
 
 from .config import TournamentConfig
@@ -67,6 +73,8 @@ class FakeTable:
     pending: HandEnded | None = None
     hfh: bool = False
     dealt_at: float = 0.0
+    missing_blind: MissingBlind = MissingBlind.DEAD_BUTTON
+    """The profile's rule when a blind's player is gone (cdc 4.3 / fpc 17-3, 17-4)."""
 
     def dealt_in(self, pos: Positions) -> list[int]:
         """Seats dealt in: a newcomer waits strictly between the button and the big blind
@@ -87,7 +95,7 @@ class FakeTable:
         return out
 
     def begin(self, deal: Deal) -> list[int]:
-        """Check the director's positions against the dead-button rule, record them, and
+        """Check the director's positions against the profile's rule, record them, and
         return the seats dealt in (newcomers and button-waiters cleared once dealt)."""
         seats = self.seats
         pos = deal.positions
@@ -95,7 +103,9 @@ class FakeTable:
             assert self.button is None or pos.button == self.button or self.button not in seats
             expected = first_positions(pos.button, sorted(seats), self.max_seats)
         else:
-            expected = next_positions(self.positions, sorted(seats), self.max_seats)
+            expected = next_positions(
+                self.positions, sorted(seats), self.max_seats, missing_blind=self.missing_blind
+            )
         if expected != pos:
             raise SimulationError(f"table {self.table_id}: positions {pos} != {expected}")
         dealt = self.dealt_in(pos)
@@ -147,7 +157,7 @@ class FakeTable:
         bb = seats.get(pos.big_blind) if pos.big_blind in dealt else None
         sb = (
             seats.get(pos.sb_slot)
-            if pos.sb_slot in dealt and pos.sb_slot != pos.big_blind
+            if pos.small_blind and pos.sb_slot in dealt and pos.sb_slot != pos.big_blind
             else None
         )
         if b.ante and b.ante_format is AnteFormat.CLASSIC:
@@ -433,7 +443,12 @@ class Simulation:
         pass
 
     def _open(self, a: TableAssignment) -> None:
-        t = FakeTable(table_id=a.table_id, max_seats=a.max_seats, seats=dict(a.seats))
+        t = FakeTable(
+            table_id=a.table_id,
+            max_seats=a.max_seats,
+            seats=dict(a.seats),
+            missing_blind=self.director.missing_blind,
+        )
         t.button = a.button
         self.tables[a.table_id] = t
         for pid, stack in a.stacks.items():
@@ -509,7 +524,7 @@ class Simulation:
                 continue
             if seat == pos.big_blind:
                 del self._pending_bb[pid]
-            elif seat in (pos.button, pos.sb_slot):
+            elif seat == pos.button or (seat == pos.sb_slot and pos.small_blind):
                 del self._pending_bb[pid]
                 if pending[1] == "move":
                     tr.moved_skips += 1
