@@ -2,7 +2,7 @@
 
 No server, no asyncio, no wall clock: the runner is the table's only caller. It plays the
 director's part for a tournament table (the positions of every deal by the profile's
-dead-button rule, :func:`server.engine.positions.next_positions`, exactly as the tournament
+dead-button rule or fpc's, :func:`server.engine.positions.next_positions`, as the tournament
 director computes them; ``NextDeal`` carries them), the players' part (their connections,
 their inputs, their absences), and carries out the table's effects as the asyncio shell
 does, minus the store and the sockets. What the rules decide between hands — who is dealt
@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from protocol import decode_server
 from protocol import messages as m
 from server.dealing import Deck, Signer, deal_layout
-from server.engine import Hand, card_name
+from server.engine import Hand, card_name, load_profile
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions, next_positions
 from server.engine.replay import ScenarioError, input_result
@@ -123,6 +123,8 @@ class SessionRun:
             wall=lambda: WALL,
             directed=True,
         )
+        self.missing_blind = load_profile(session.profile).missing_blind
+        """The profile's rule when a blind's player is gone (fpc 17-3/17-4, else cdc 4.3)."""
         self.now = 0.0
         self.conns: dict[str, c.Conn] = {}
         self.errors: dict[str, list[m.Error]] = {}
@@ -235,7 +237,7 @@ class SessionRun:
     def _positions(self, players: list[int]) -> Positions:
         n = self.session.seats
         if self.positions is not None:
-            return next_positions(self.positions, players, n)
+            return next_positions(self.positions, players, n, missing_blind=self.missing_blind)
         button = self.session.button
         if button in players:
             return first_positions(button, players, n)

@@ -7,6 +7,7 @@ break the dead-button rules, checked here independently of server.engine.positio
 - cdc 4.3: a small blind is posted only from the last big blind's seat (none if empty;
   cdc 2.3: a newcomer who took the seat of a busted big blind posts it);
 - cdc 2.5: the player who was small blind keeps his right to be last: he is on the button;
+- fpc 17-3 / 17-4 instead: a blind's player gone, the same dealer deals, no small blind;
 - heads-up (cdc 4.4, tda 33): the button posts the small blind;
 - cdc 4.1: an absent player dealt in has a dead hand; a present one never has;
 - cdc 2.3 / tda 7: a player who has played at the table is always dealt in.
@@ -29,7 +30,7 @@ VERBS = ["allin", "allin", "call", "call", "call", "fold", "check", "raise"]
 
 @st.composite
 def sessions(draw: st.DrawFn) -> dict[str, Any]:
-    profile = draw(st.sampled_from(["cdc", "tda", "ligue", "casino"]))
+    profile = draw(st.sampled_from(["cdc", "tda", "ligue", "casino", "fpc"]))
     first = draw(st.integers(3, 5))
     steps: list[dict[str, Any]] = [
         {"sit": {"name": NAMES[k], "seat": k + 1, "stack": draw(st.integers(30, 900))}}
@@ -76,7 +77,8 @@ def _first_after(seat: int, seats: set[int]) -> int:
 class Checker:
     """Follows the session from its steps and its output; asserts at every hand."""
 
-    def __init__(self) -> None:
+    def __init__(self, profile: str) -> None:
+        self.fpc = profile == "fpc"
         self.seat: dict[str, int] = {}
         self.away: set[str] = set()
         self.played: set[str] = set()
@@ -129,7 +131,11 @@ class Checker:
                 # the last big blind's seat: his, or a newcomer's in it if he busted (cdc 2.3)
                 assert self.seat[posted["sb"]] == last["positions"]["bb"], "cdc 4.3"
             sb_before = last_posted.get("sb")
-            if len(dealt) > 2 and len(last["dealt_in"]) > 2 and sb_before in dealt:
+            gone = {last_posted.get("sb"), last_posted.get("bb")} - set(h["stacks"]) - {None}
+            if self.fpc and len(dealt) > 2 and gone:
+                # fpc 17-3 / 17-4: "le donneur distribue deux fois", no small blind
+                assert "sb" not in posted and pos["button"] == last["positions"]["button"]
+            elif len(dealt) > 2 and len(last["dealt_in"]) > 2 and sb_before in dealt:
                 assert self.seat[sb_before] == pos["button"], "cdc 2.5: droit au bouton"
         self.played |= dealt
         for name, stack in h["stacks"].items():
@@ -143,7 +149,7 @@ class Checker:
 def test_random_sessions_conserve_chips_and_deal_legal_positions(session: dict[str, Any]) -> None:
     out = run_session(parse_session(session))
     assert len(out["steps"]) == len(session["steps"])
-    checker = Checker()
+    checker = Checker(session["profile"])
     for step, result in zip(session["steps"], out["steps"], strict=True):
         checker.step(step, result)
     assert out["seats"] == {str(s): n for n, s in sorted(checker.seat.items(), key=lambda x: x[1])}

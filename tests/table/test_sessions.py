@@ -27,7 +27,7 @@ def test_there_are_goldens_for_every_rule_of_the_issue() -> None:
     cites = {r["cite"].split()[0] + " " + r["cite"].split()[1] for g in GOLDEN
              for r in json.loads(g.read_text())["rules"]}  # fmt: skip
     for needed in ("cdc 4.3", "tda 31", "ligue art.", "casino (tournoi)", "cdc 4.4", "tda 33",
-                   "fpc 5-14", "cdc 2.3", "tda 7", "cdc 4.1"):  # fmt: skip
+                   "fpc 5-14", "cdc 2.3", "tda 7", "cdc 4.1", "fpc 17-3", "fpc 17-4"):  # fmt: skip
         assert needed in cites, f"no golden session quotes {needed}"
 
 
