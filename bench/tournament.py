@@ -24,6 +24,7 @@ The last line reads ``tournament_10k: W s H hands M MiB``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import resource
 import sys
@@ -202,7 +203,8 @@ class EngineTable(FakeTable):
         hand = Hand(
             HandSetup(
                 profile=st.profile,
-                blinds=deal.blinds,
+                # fpc 17-3/17-4: a hand without small blind, though a player sits before the BB
+                blinds=deal.blinds if pos.small_blind else dataclasses.replace(deal.blinds, sb=0),
                 seats=tuple(
                     SeatSetup(player=seats[s], seat=s, stack=stacks[seats[s]]) for s in dealt
                 ),
@@ -275,7 +277,11 @@ class EngineSimulation(Simulation):
 
     def _open(self, a: TableAssignment) -> None:
         t = EngineTable(
-            table_id=a.table_id, max_seats=a.max_seats, seats=dict(a.seats), engine=self.engine
+            table_id=a.table_id,
+            max_seats=a.max_seats,
+            seats=dict(a.seats),
+            engine=self.engine,
+            missing_blind=self.director.missing_blind,  # fpc 17-3/17-4, else the dead button
         )
         t.button = a.button
         self.tables[a.table_id] = t
