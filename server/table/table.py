@@ -116,6 +116,9 @@ class Table(Play):
             added = {id(e) for e in self._retrying}
             rest = [e for e in rest if id(e) not in added]
             self._retrying = None
+            # the deferred commands replayed by the retry moved the table on (a leaver's
+            # hand folded, a hand ended): resume to where they led, not to where it halted
+            self._halted_from, self._halted_at = self.phase, now
             self.phase = TablePhase.HALTED
             self._backoff = min(RETRY_MAX, self._backoff * 2)
             self._stalled = rest

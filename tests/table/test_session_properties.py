@@ -119,7 +119,7 @@ class Checker:
         assert set(h["dead"]) == (set() if absent == dealt else absent), "cdc 4.1"
         if "bb" in posted:
             assert self.seat[posted["bb"]] == pos["bb"]
-        if len(dealt) == 2 and "sb" in posted:
+        if len(seated) == 2 and "sb" in posted:
             assert self.seat[posted["sb"]] == pos["button"], "heads-up: the button is SB"
         last = self.last
         if last is not None:
@@ -131,7 +131,9 @@ class Checker:
                 # the last big blind's seat: his, or a newcomer's in it if he busted (cdc 2.3)
                 assert self.seat[posted["sb"]] == last["positions"]["bb"], "cdc 4.3"
             sb_before = last_posted.get("sb")
-            gone = {last_posted.get("sb"), last_posted.get("bb")} - set(h["stacks"]) - {None}
+            # by seat: a newcomer who took a blind's empty seat assumes its obligations (fpc 17-2)
+            blinds = {last["positions"]["bb"]} | ({last["positions"]["sb"]} - {None})
+            gone = blinds - seated
             if self.fpc and len(dealt) > 2 and gone:
                 # fpc 17-3 / 17-4: "le donneur distribue deux fois", no small blind
                 assert "sb" not in posted and pos["button"] == last["positions"]["button"]
