@@ -61,8 +61,6 @@ __all__ = [
     "waits_as_newcomer",
 ]
 
-_FIELDS = ("button", "sb_slot", "big_blind", "small_blind")
-
 
 class MissingBlind(StrEnum):
     """What the next hand does when a player who posted a blind is gone (busted, moved)."""
@@ -85,15 +83,6 @@ class Positions:
     small_blind: bool = True
     """False: nobody posts the small blind this hand although a player may sit at the small
     blind slot (fpc 17-3, 17-4: a blind's player is gone, the dealer deals twice)."""
-
-    def __getstate__(self) -> list[object]:
-        return [getattr(self, name) for name in _FIELDS]
-
-    def __setstate__(self, state: list[object]) -> None:
-        # a pickle of an older server has three fields: a small blind was always posted
-        values = [*state, True][:4]
-        for name, value in zip(_FIELDS, values, strict=True):
-            object.__setattr__(self, name, value)
 
 
 def positions_to_list(p: Positions) -> list[int]:

@@ -1,5 +1,6 @@
-"""The Redis coordinator's pure parts: the director's state through a pickle, and the hand a
-table was playing when its process died, closed without losing a chip."""
+"""The Redis coordinator's pure parts: the director's state through Redis (versioned msgpack,
+see also test_redis_state_codec.py), and the hand a table was playing when its process died,
+closed without losing a chip."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def test_the_director_state_goes_through_redis_without_its_config_or_random_sour
     deal = dealt(st, 1)
     blob = dump(st, d.config, d._rng)
     back = load(blob, d.config)
-    assert back.loop.director.config is d.config  # the process's own, never pickled
+    assert back.loop.director.config is d.config  # the process's own, never stored
     assert isinstance(back.loop.director._rng, secrets.SystemRandom)
     assert back.directory == {1: "a", 2: "b"}
     assert back.loop.director.table_counts() == d.table_counts()
