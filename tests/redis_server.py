@@ -1,7 +1,10 @@
-"""A real, throwaway ``redis-server`` for the tests: a free port on 127.0.0.1, no persistence.
+"""A real, throwaway ``redis-server`` for the tests: a free port on 127.0.0.1, persistent (AOF)
+unless asked otherwise, as the server requires of the Redis it runs tournaments on
+(docs/operations.md, "Redis").
 
     with RedisServer() as server:
         client = redis.Redis.from_url(server.url)
+        server.restart(down=2.0)  # killed, back 2 s later on the same port and directory
 
 The binary comes from the Debian package ``redis-server`` (``bash .ci/run`` installs it).
 """
@@ -9,11 +12,13 @@ The binary comes from the Debian package ``redis-server`` (``bash .ci/run`` inst
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import time
 from types import TracebackType
+from typing import IO
 
 import redis
 
@@ -30,23 +35,44 @@ def free_port() -> int:
 
 
 class RedisServer:
-    """A ``redis-server`` subprocess, started by the constructor, answering PING on ``url``."""
+    """A ``redis-server`` subprocess, started by the constructor, answering PING on ``url``.
 
-    def __init__(self, timeout: float = 10.0, binary: str = "redis-server") -> None:
+    ``appendfsync``: the AOF policy (``always``, ``everysec``, ``no``), or None for a volatile
+    server (no AOF, no RDB snapshots: every key is lost when it stops).
+    """
+
+    def __init__(
+        self,
+        timeout: float = 10.0,
+        binary: str = "redis-server",
+        appendfsync: str | None = "everysec",
+    ) -> None:
         path = shutil.which(binary)
         if path is None:
             raise RuntimeError(f"{binary} not found: {_INSTALL_HINT}")
+        self._binary = path
+        self.appendfsync = appendfsync
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self._dir = tempfile.TemporaryDirectory(prefix="redis-test-")
-        self._log = open(f"{self._dir.name}/redis.log", "w+b")  # noqa: SIM115 (closed in stop)
-        self.process = subprocess.Popen(
+        self._log: IO[bytes] = open(f"{self._dir.name}/redis.log", "w+b")  # noqa: SIM115
+        self.process = self._spawn()
+        try:
+            self._wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        persistence = ["--appendonly", "no"]
+        if self.appendfsync is not None:
+            persistence = ["--appendonly", "yes", "--appendfsync", self.appendfsync]
+        return subprocess.Popen(
             [
-                path,
+                self._binary,
                 "--save",
                 "",
-                "--appendonly",
-                "no",
+                *persistence,
                 "--dir",
                 self._dir.name,
                 "--port",
@@ -59,11 +85,6 @@ class RedisServer:
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )
-        try:
-            self._wait_ready(timeout)
-        except BaseException:
-            self.stop()
-            raise
 
     def _output(self) -> str:
         self._log.flush()
@@ -83,8 +104,8 @@ class RedisServer:
                 try:
                     if client.ping():
                         return
-                except redis.ConnectionError:
-                    pass
+                except (redis.ConnectionError, redis.exceptions.BusyLoadingError):
+                    pass  # not listening yet, or still loading its AOF
                 if time.monotonic() > deadline:
                     raise RuntimeError(
                         f"redis-server did not answer PING on port {self.port} within "
@@ -93,6 +114,24 @@ class RedisServer:
                 time.sleep(0.02)
         finally:
             client.close()
+
+    def kill(self) -> None:
+        """``kill -9`` the server (no shutdown: only what its AOF holds survives)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start it again, on the same port and directory (it reloads its AOF, if any)."""
+        assert self.process.poll() is not None, "already running"
+        self.process = self._spawn()
+        self._wait_ready(timeout)
+
+    def restart(self, down: float = 0.0, timeout: float = 10.0) -> None:
+        """Kill it, wait ``down`` seconds, start it again (same port, same directory)."""
+        self.kill()
+        time.sleep(down)
+        self.start(timeout)
 
     def stop(self) -> None:
         """Terminate the server (killed if it does not exit within 5 s). Idempotent."""

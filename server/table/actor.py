@@ -177,7 +177,25 @@ class TableActor:
 
     def start(self) -> asyncio.Task[None]:
         self._task = asyncio.create_task(self.run(), name=f"table-{self.table}")
+        self._task.add_done_callback(self._ended)
         return self._task
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            log.error("table %s: its loop failed, the table stopped", self.table, exc_info=exc)
+
+    @property
+    def stopped(self) -> bool:
+        """The run loop has ended: the table was closed, or a bug stopped it (logged)."""
+        return self._task is not None and self._task.done()
+
+    def retry_now(self) -> None:
+        """The store works again (the owner saw it): a halted table retries its write at once
+        rather than at the end of its backoff (up to 10 s)."""
+        if self.phase is TablePhase.HALTED and self.core.timers.retry is not None:
+            self.core.timers.retry = min(self.core.timers.retry, self.clock.now())
+            self.inbox.put_nowait((_TICK, None))
 
     async def stop(self) -> None:
         self.post(c.CloseTable())

@@ -12,8 +12,10 @@ Keys, for the tournament prefix ``P`` (``{base}:t:{tid}``)::
 
     P:config               the tournament's TOML
     P:reports              stream of reports: msgpack [kind, data, process]
-    P:decisions            stream of decision batches (pickled, see _Batch)
-    P:director             the director's state (pickled redis_state.Directing), written fenced
+    P:decisions            stream of decision batches (versioned msgpack,
+                           server.tournament.redis_state.decision_batch)
+    P:director             the director's state (versioned msgpack, server.tournament.redis_state),
+                           written fenced
     P:lease, P:lease:epoch the director's lease (server.tournament.lease)
     P:t0                   Redis time at the tournament's creation (the director's clock)
     P:procs                hash process -> websocket url of every process seen
@@ -36,11 +38,25 @@ in play (the hand as completed if its record was saved, else cancelled with the 
 stacks, so the chips always balance) and publishes the director's seating of the table
 (``sync``); the owner makes the recovered table match it (a move, a stack change the dead
 process never applied), starts it, and every process re-attaches the connections it holds of
-the table's players (a ``moved`` with the new process's url when it is another one).
+the table's players (a ``moved`` with the new process's url when it is another one). A table
+that stops in a live process (its writes refused, a bug) is given back (``orphaned``) and
+taken over the same way (:mod:`server.tournament.redis_tables`).
 
-The pickles are trusted: only the server processes of the deployment write these keys
-(:mod:`server.tournament.redis_state`; the director's side of a recovered table:
-:mod:`server.tournament.recovery`).
+Redis away (restarting with its AOF, unreachable for a while): every table halts on its
+failed write and retries (players are told; /healthz and ``brasseur_tables_halted`` show it);
+reports wait in memory, in order (:mod:`server.tournament.redis_reports`); the decisions
+reader, the heartbeat and the lease retry; the director stops at its first failed command
+(nothing half-done: its state and decisions are committed together) and the lease holder
+takes it again from the committed state. When Redis answers again, the halted tables retry at
+once, and no process is taken for dead before its heartbeat has had PROCESS_TTL_MS to come
+back. The state must survive the restart (docs/operations.md, "Redis"): a director finding
+the tournament's state gone (a Redis without persistence restarted, a FLUSHALL) or written by
+another version stops with an error (:attr:`RedisCoordinator.failure`), never starting the
+tournament afresh.
+
+The state is versioned msgpack (:mod:`server.tournament.redis_state`; the director's side of a
+recovered table: :mod:`server.tournament.recovery`); only the server processes of the
+deployment write these keys.
 """
 
 from __future__ import annotations
@@ -52,13 +68,11 @@ import secrets
 import time
 import types
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn, cast
 
 import msgpack
 import redis
-import redis.asyncio as aioredis
 
-from server.table.actor import TableActor
 from server.table.clock import Clock
 
 from .config import TournamentConfig
@@ -67,10 +81,12 @@ from .decisions import FinalTable, Finished, HandEnded, Instruction, TableAssign
 from .director import Director
 from .host import TournamentHost
 from .lease import Lease
-from .recovery import close_recovered_hand, hand_record_summary
 from .redis_link import RedisLink, as_text, stream_id
+from .redis_placing import place, recovered, seating, take_over
+from .redis_reports import ReportQueue
 from .redis_state import Directing, decision_batch, dump, load
 from .redis_store import RedisTableStore
+from .redis_tables import UNKNOWN, TableKeeper
 from .results import results_csv, results_json
 
 __all__ = ["RedisCoordinator", "RedisLink"]
@@ -86,8 +102,6 @@ STATE_EVERY: Final = 0.2
 """The lobby state goes out with the decisions at most this often (seconds)."""
 CHECK_EVERY: Final = 0.5
 """The holder looks for dead processes this often (seconds)."""
-UNKNOWN: Final = "?"
-"""Directory entry of a table this process ran before it restarted (never opened again)."""
 
 _COMMIT: Final = """
 if redis.call('get', KEYS[1]) ~= ARGV[1] then
@@ -174,15 +188,24 @@ class RedisCoordinator:
             alive=f"{p}:alive:{self.process}",
         )
         self.sync = link.client
-        self.aio = aioredis.Redis.from_url(link.url)
+        self.aio = link.async_client()
         self.store = RedisTableStore(self.sync, p)
         self.lease = Lease(self.aio, self.keys.lease, self.process, LEASE_TTL_MS)
-        self._commit = self.aio.register_script(_COMMIT)
+        # never sent twice: a commit whose reply was lost would publish its batch twice
+        self._committer = link.async_client(retry=False)
+        self._commit = self._committer.register_script(_COMMIT)
         self._state: dict[str, Any] = tournament_state(
             DirectorLoop(Director(config, secrets.SystemRandom(), now=0.0)), 0.0
         )
-        self._pending: dict[int, TableActor] = {}
-        """Tables recovered here, waiting for the director's seating before they start."""
+        self.reports = ReportQueue(self.sync, self.aio, self.keys.reports, self.process, tid)
+        self.tables = TableKeeper(host, self.store, self.process, tid, self.submit)
+        self.failure: str | None = None
+        """Why this process cannot go on with the tournament (its state in Redis is gone or
+        unreadable): logged as an error, shown by :meth:`health`. None while all is well."""
+        self._beating_since: float | None = None
+        """Since when (monotonic) our heartbeats reach Redis without a failure."""
+        self._applied = False
+        """A batch of decisions was applied here (the tournament has a state in Redis)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._directing: asyncio.Task[None] | None = None
         # the director's clock: Redis time since the tournament was created, times the speed
@@ -204,10 +227,10 @@ class RedisCoordinator:
         ]
 
     def submit(self, kind: str, data: dict[str, Any]) -> None:
-        """Queue a report for the director (synchronous: in Redis when this returns, so a
-        hand's end reported just before the process dies is not lost)."""
-        packed = msgpack.packb([kind, data, self.process], use_bin_type=True)
-        self.sync.xadd(self.keys.reports, {"r": packed})
+        """Queue a report for the director: in Redis when this returns if Redis answers (a
+        hand's end reported just before the process dies is not lost), else kept in order
+        until it does. Never raises (:class:`~server.tournament.redis_reports.ReportQueue`)."""
+        self.reports.submit(kind, data)
 
     def hand_ended(self, report: HandEnded) -> None:
         self.submit("ended", report.to_json())
@@ -215,11 +238,28 @@ class RedisCoordinator:
     def state(self) -> dict[str, Any]:
         return self._state
 
+    def health(self) -> list[str]:
+        """Lines for /healthz: empty while the tournament can go on."""
+        return [] if self.failure is None else [f"degraded: tournament {self.tid}: {self.failure}"]
+
+    def _fail(self, why: str) -> None:
+        """Stop directing for good, visibly: the tournament's state cannot be used."""
+        if self.failure is None:
+            log.error("tournament %s: %s", self.tid, why)
+        self.failure = why
+        for task in self._tasks:
+            if task.get_name().endswith("-lease"):
+                task.cancel()  # never take the director's lease again in this process
+        if self._directing is not None and self._directing is not asyncio.current_task():
+            self._directing.cancel()
+        self.lease.held = False
+
     def close(self) -> None:
         for task in self._tasks:
             task.cancel()
         if self._directing is not None:
             self._directing.cancel()
+        self.reports.close()
         with contextlib.suppress(redis.RedisError):
             self.sync.delete(self.keys.alive)  # our tables are taken over at once
             if self.lease.held:
@@ -254,29 +294,47 @@ class RedisCoordinator:
         return {name: procs[name] for name, up in zip(names, alive, strict=True) if up}
 
     async def _heartbeat(self) -> None:
+        """Every HEARTBEAT_SECONDS: our ``alive`` key, the live processes' urls, and the
+        tables' watch (:meth:`TableKeeper.check`); Redis back after an outage: the halted
+        tables retry at once."""
+        self._beating_since = time.monotonic()
         while True:
             try:
                 pipe = self.aio.pipeline(transaction=False)
                 pipe.set(self.keys.alive, self.link.ws_url, px=PROCESS_TTL_MS)
                 pipe.hset(self.keys.procs, self.process, self.link.ws_url)
                 await pipe.execute()
+                if self._beating_since is None:
+                    self._beating_since = time.monotonic()
+                    log.warning("tournament %s: Redis answers again", self.tid)
+                    self.tables.redis_back()
                 # players are only ever sent to a live process
                 self.host.urls = await self._live()
             except redis.RedisError as exc:
-                log.warning("tournament %s: heartbeat: %s", self.tid, exc)
+                if self._beating_since is not None:
+                    log.warning("tournament %s: heartbeat: %s", self.tid, exc)
+                self._beating_since = None
+            try:
+                self.tables.check()
+            except Exception:  # a bug: the next round tries again
+                log.exception("tournament %s: watching the tables", self.tid)
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    def _settled(self) -> bool:
+        """Our heartbeats have reached Redis for PROCESS_TTL_MS: so have every live
+        process's (after a Redis outage, an expired ``alive`` key means nothing before)."""
+        since = self._beating_since
+        return since is not None and time.monotonic() - since >= PROCESS_TTL_MS / 1000
 
     # ------------------------------------------------------------------ every process
 
     async def _read(self) -> None:
         """Apply every batch of decisions in stream order. Batches published before this
         process started are applied without opening tables (a process restarted under the
-        same name gives back the tables it ran: ``orphaned``)."""
+        same name gives back the tables it ran: ``orphaned``). Redis errors: wait, go on
+        from the last batch applied."""
         last = "0-0"
-        tail = cast(
-            list[tuple[bytes, _Fields]], await self.aio.xrevrange(self.keys.decisions, count=1)
-        )
-        catch_up = stream_id(tail[0][0]) if tail else None
+        catch_up = await self._stream_end()
         orphans: set[int] = set()
         while True:
             try:
@@ -287,11 +345,7 @@ class RedisCoordinator:
                 continue
             entries = _entries(answer)
             for last, fields in entries:
-                catching = catch_up is not None and stream_id(last) <= catch_up
-                try:
-                    self._apply(load(fields[b"b"], self.config), catching, orphans)
-                except Exception:
-                    log.exception("tournament %s: applying batch %s", self.tid, last)
+                self._apply_entry(last, fields, catch_up, orphans)
             if catch_up is not None and (not entries or stream_id(last) >= catch_up):
                 catch_up = None
                 mine = sorted(t for t in orphans if self.host.directory.get(t) == UNKNOWN)
@@ -299,82 +353,50 @@ class RedisCoordinator:
                     log.warning("tournament %s: giving back tables %s", self.tid, mine)
                     self.submit("orphaned", {"tables": mine})
 
+    async def _stream_end(self) -> tuple[int, int] | None:
+        """The id of the last batch published before this process started (None: none)."""
+        while True:
+            try:
+                tail = await self.aio.xrevrange(self.keys.decisions, count=1)
+            except redis.RedisError as exc:
+                log.warning("tournament %s: reading decisions: %s", self.tid, exc)
+                await asyncio.sleep(0.5)
+                continue
+            entries = cast(list[tuple[bytes, _Fields]], tail)
+            return stream_id(entries[0][0]) if entries else None
+
+    def _apply_entry(
+        self, entry: str, fields: _Fields, catch_up: tuple[int, int] | None, orphans: set[int]
+    ) -> None:
+        catching = catch_up is not None and stream_id(entry) <= catch_up
+        try:
+            batch = load(fields[b"b"], self.config)
+        except ValueError as exc:  # written by another version of the server
+            self._fail(f"cannot read the decisions batch {entry}: {exc}")
+            return
+        except Exception:
+            log.exception("tournament %s: reading batch %s", self.tid, entry)
+            return
+        try:
+            self._apply(batch, catching, orphans)
+        except Exception:
+            log.exception("tournament %s: applying batch %s", self.tid, entry)
+
     def _apply(self, batch: dict[str, Any], catching: bool, orphans: set[int]) -> None:
         host = self.host
-        self._directory(batch["directory"], catching, orphans)
+        self._applied = True
+        self.tables.directory(batch["directory"], catching, orphans)
         if batch["state"] is not None:
             self._state = batch["state"]
         decisions = batch["decisions"]
         if decisions or batch["state"] is not None:
             host.apply(decisions)
-        for table, seating in batch["sync"].items():
-            self._sync_table(table, seating)
+        for table, seats in batch["sync"].items():
+            self.tables.sync(table, seats)
         if not catching:
             for table, info in batch["adopt"].items():
                 if host.directory.get(table) == self.process:
-                    self._adopt(table, info)
-
-    def _directory(self, changes: dict[int, str], catching: bool, orphans: set[int]) -> None:
-        host = self.host
-        for table, proc in changes.items():
-            if proc != self.process:
-                if table in host.tables:
-                    # we were taken for dead and the table runs elsewhere now
-                    log.warning("tournament %s: table %s moved to %s", self.tid, table, proc)
-                    host.close_table(table, "moved")
-                self._pending.pop(table, None)
-            if catching and proc == self.process:
-                host.directory[table] = UNKNOWN
-                orphans.add(table)
-            else:
-                host.directory[table] = proc
-                orphans.discard(table)
-
-    def _adopt(self, table: int, info: dict[str, Any]) -> None:
-        """Rebuild a table of a dead process from its snapshot and tell the director what
-        was found; the table starts when the director's seating comes back (sync)."""
-        host = self.host
-        if table in host.tables:
-            host.close_table(table, "taken over")
-        config = host.table_config(table, int(info["max_seats"]))
-        name = config.table_id
-        snap = self.store.last_snapshot(name)
-        record = self.store.hand_record(name, snap[0]) if snap is not None else None
-        actor = TableActor(config, host.clock, host.dealer(), store=self.store)
-        actor.direct(host)
-        actor.recover()
-        self._pending[table] = actor
-        data: dict[str, Any] = {"table": table, "hand": actor.hand_no, "record": None}
-        if record is not None:
-            data["record"] = hand_record_summary(record)
-        log.info("tournament %s: recovered table %s at hand %s", self.tid, table, actor.hand_no)
-        self.submit("recovered", data)
-
-    def _sync_table(self, table: int, seating: dict[int, list[Any]] | None) -> None:
-        """The director's seating of a recovered table: make the table match, start it."""
-        host = self.host
-        actor = self._pending.pop(table, None)
-        if actor is not None and seating is not None and host.directory.get(table) == self.process:
-            self._match(actor, seating)
-            host.adopt(table, actor)
-            log.info("tournament %s: table %s runs here now", self.tid, table)
-        if seating is not None:
-            host.reattach(table)
-
-    def _match(self, actor: TableActor, seating: dict[int, list[Any]]) -> None:
-        """Make a recovered table's seats and stacks the director's."""
-        host = self.host
-        for seat, state in sorted(actor.seats.items()):
-            want = seating.get(seat)
-            if want is None or want[0] != state.player:
-                host.cmd_remove(actor, seat, state.player, "moved")
-        for seat, (pid, name, stack) in sorted(seating.items()):
-            now = actor.seats.get(seat)
-            if now is None or now.player != pid:
-                host.cmd_seat(actor, seat, pid, name, stack, False)
-            elif now.stack != stack:
-                note = f"director: {name} now {stack} (table taken over)"
-                host.cmd_stack(actor, seat, pid, stack, note, relative=False)
+                    self.tables.adopt(table, info)
 
     # ------------------------------------------------------------------ the lease holder
 
@@ -397,14 +419,22 @@ class RedisCoordinator:
         return (redis_time + (time.monotonic() - mono) - self._t0) * self.speed
 
     async def _direct(self) -> None:
+        """Direct until the lease is lost. Redis failing stops the director where it was
+        (what it had not committed is done again); the lease loop takes the lease again
+        once Redis answers (still ours if it did not expire meanwhile) and reloads the
+        committed state."""
         try:
             await self._directing_loop()
         except asyncio.CancelledError:
             raise
+        except redis.RedisError as exc:
+            log.warning("tournament %s: the director waits for Redis: %s", self.tid, exc)
+            self.lease.held = False
         except Exception:
             log.exception("tournament %s: the director failed", self.tid)
             self.lease.held = False  # the lease loop takes it again and reloads the state
-            await self.lease.release()
+            with contextlib.suppress(redis.RedisError):
+                await self.lease.release()
 
     async def _directing_loop(self) -> None:
         """Read reports, handle them, commit the director's state with the decisions (fenced
@@ -426,18 +456,36 @@ class RedisCoordinator:
                 return
 
     async def _take_the_director(self) -> tuple[Directing, _Pace]:
-        """The director's state as the last holder committed it (a new one at first)."""
+        """The director's state as the last holder committed it (a new one at first). A
+        state gone while the tournament had one, or unreadable: :meth:`_fail` (raises
+        CancelledError: never a tournament started afresh over the players' tables)."""
         sec, usec = await self.aio.time()
         base = (sec + usec / 1e6, time.monotonic())
         raw = await self.aio.get(self.keys.director)
         if raw is None:
+            if self._applied or not await self.aio.exists(f"{self.prefix}:config"):
+                self._stop(
+                    "the tournament's state is gone from Redis (restarted without "
+                    "persistence, or flushed): it cannot go on (docs/operations.md, Redis)"
+                )
             director = Director(
                 self.config, secrets.SystemRandom(), now=self._now(base), track_presence=True
             )
             st = Directing(DirectorLoop(director))
         else:
-            st = load(_blob(raw), self.config)
+            try:
+                st = load(_blob(raw), self.config)
+            except ValueError as exc:  # written by another version of the server
+                self._stop(f"cannot read the director's state in Redis: {exc}")
+            if st.loop.finished is not None and not await self.aio.exists(
+                f"{self.prefix}:results.json"
+            ):
+                await self._save_results(st)  # the holder that finished it failed before
         return st, _Pace(base=base, live=await self._live())
+
+    def _stop(self, why: str) -> NoReturn:
+        self._fail(why)
+        raise asyncio.CancelledError
 
     def _handle_reports(
         self, st: Directing, entries: list[tuple[str, _Fields]], now: float, pace: _Pace
@@ -470,7 +518,7 @@ class RedisCoordinator:
         pace: _Pace,
     ) -> list[Instruction]:
         if kind == "recovered":
-            return self._recovered(st, data, proc, now, done.synced)
+            return recovered(st, data, proc, now, done.synced, self.tid)
         if kind == "orphaned":
             for table in data.get("tables", []):
                 if st.directory.get(int(table)) == proc:
@@ -482,15 +530,19 @@ class RedisCoordinator:
     async def _commit_round(self, st: Directing, done: _Round, now: float, pace: _Pace) -> bool:
         """Commit what the round changed; False once the lease is lost."""
         mono = time.monotonic()
-        if done.entries < REPORTS_PER_COMMIT and mono - pace.checked >= CHECK_EVERY:
+        if (
+            done.entries < REPORTS_PER_COMMIT
+            and mono - pace.checked >= CHECK_EVERY
+            and self._settled()
+        ):
             pace.checked = mono
             pace.live = await self._live()
-            self._take_over(st, pace.live, done.adopt)
+            take_over(st, pace.live, done.adopt, self.process, self.tid)
         if any(isinstance(x, TableAssignment | FinalTable) for x in done.out):
             pace.live = await self._live()  # a process started a moment ago takes tables too
-        directory = self._place(st, done.out, pace.live)
+        directory = place(st, done.out, pace.live, self.process)
         directory.update({t: st.directory[t] for t in done.adopt})
-        sync = {t: self._seating(st, t) for t in done.synced}
+        sync = {t: seating(st, t) for t in done.synced}
         pace.dirty = pace.dirty or bool(done.entries or done.out)
         finished = any(isinstance(x, Finished) for x in done.out)
         state = None
@@ -526,64 +578,3 @@ class RedisCoordinator:
         pipe.set(f"{self.prefix}:results.json", results_json(results, self.config))
         pipe.set(f"{self.prefix}:results.csv", results_csv(results))
         await pipe.execute()
-
-    def _open_tables(self, st: Directing) -> set[int]:
-        return set(st.loop.director.table_ids())
-
-    def _pick(self, st: Directing, live: dict[str, str]) -> str:
-        """The live process running the fewest open tables (this one if none is known)."""
-        if not live:
-            return self.process
-        load = dict.fromkeys(live, 0)
-        for table in self._open_tables(st):
-            owner = st.directory.get(table)
-            if owner in load:
-                load[owner] += 1
-        return min(sorted(load), key=lambda p: load[p])
-
-    def _place(self, st: Directing, out: list[Instruction], live: dict[str, str]) -> dict[int, str]:
-        """A process for every table the decisions open."""
-        placed: dict[int, str] = {}
-        for dec in out:
-            assignment = dec.table if isinstance(dec, FinalTable) else dec
-            if isinstance(assignment, TableAssignment):
-                owner = self._pick(st, live)
-                st.directory[assignment.table_id] = placed[assignment.table_id] = owner
-        return placed
-
-    def _take_over(
-        self, st: Directing, live: dict[str, str], adopt: dict[int, dict[str, Any]]
-    ) -> None:
-        """Give the open tables of dead processes to live ones."""
-        d = st.loop.director
-        for table in sorted(self._open_tables(st)):
-            owner = st.directory.get(table)
-            if owner is None or owner in live:
-                continue
-            new = self._pick(st, live)
-            log.warning(
-                "tournament %s: table %s of %s (gone) taken over by %s", self.tid, table, owner, new
-            )
-            st.directory[table] = st.adopting[table] = new
-            adopt[table] = {"max_seats": d._table(table).max_seats}
-
-    def _seating(self, st: Directing, table: int) -> dict[int, list[Any]] | None:
-        d = st.loop.director
-        if table not in self._open_tables(st):
-            return None
-        return {
-            seat: [pid, st.loop.names.get(pid, pid), d.stack(pid)]
-            for seat, pid in d.seating(table).items()
-        }
-
-    def _recovered(
-        self, st: Directing, data: dict[str, Any], proc: str, now: float, synced: set[int]
-    ) -> list[Instruction]:
-        """A process rebuilt a table from its snapshot: close the hand the director still
-        believes in play, then publish the seating the table must take (sync)."""
-        table = int(data["table"])
-        if st.adopting.get(table) != proc or st.directory.get(table) != proc:
-            return []  # given to another process meanwhile
-        del st.adopting[table]
-        synced.add(table)
-        return close_recovered_hand(st.loop, data, now, self.tid)
