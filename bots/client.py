@@ -47,6 +47,8 @@ EXPECTED_FOR_FUZZER = frozenset(
     }
 )
 """Error codes a fuzzer provokes on purpose (besides every ``rule.*`` code)."""
+PLAYING = frozenset({"running", "break", "hand_for_hand", "final_table"})
+"""Tournament phases where every player still in has a seat."""
 MAX_RETRIES = 3
 """Replies to a refused act before the bot waits for its clock."""
 
@@ -86,6 +88,8 @@ class Bot(BotConnection):
             urls=urls,
         )
         self._refollow: asyncio.Task[None] | None = None
+        self._stale = False
+        """We reconnected: the table we follow may have been rebuilt elsewhere meanwhile."""
         self.strategy = strategy
         self.notebook = notebook
         self.auto_cut = auto_cut
@@ -124,6 +128,9 @@ class Bot(BotConnection):
         self.tournament_state: dict[str, Any] = {}
         self.tournament_over = False
         self.moves = 0
+        self.states = 0
+        """Tournament states received (the lobby, sent to every follower on every change)."""
+        self.state_bytes = 0
 
     # ------------------------------------------------------------------ seats
 
@@ -186,6 +193,7 @@ class Bot(BotConnection):
         self._resyncing = False
         if self.player_token is not None and self.tournament is not None:
             # a tournament player: the server puts us back on our seat, wherever it is
+            self._stale = True
             await self.send(m.Hello(version=PROTOCOL_VERSION, nickname=self.nickname))
             await self.send(m.FollowTournament(tournament=self.tournament, token=self.player_token))
             return
@@ -241,6 +249,13 @@ class Bot(BotConnection):
             self.mirror = TableMirror(msg.table, msg.seat, self._violation)
             if self.notebook is not None:
                 self.notebook.join(msg.table)
+        elif self._stale or "recovered" in msg.reason:
+            # the same table, but it may have been rebuilt by another process since we last
+            # saw it: the hand cut by the crash is cancelled and replayed under the same
+            # number, so what our mirror knows of that hand (cards, bets) is not this one's.
+            # A new mirror starts from the snapshot that follows every ``moved``.
+            self.mirror = TableMirror(msg.table, msg.seat, self._violation)
+        self._stale = False
         self.table, self.seat = msg.table, msg.seat
         if self.mirror is not None:
             self.mirror.seat = msg.seat
@@ -373,10 +388,19 @@ class Bot(BotConnection):
                 self.mirror.seat = msg.seat
 
     def _on_tournament_state(self, msg: m.TournamentState) -> None:
-        self.tournament_state = dict(msg.state)
-        if msg.state.get("phase") == "finished":
+        self.tournament_state = state = msg.state
+        self.states += 1
+        self.state_bytes += self.frame_size
+        if state.get("phase") == "finished":
             self.tournament_over = True
             self._progress.set()
+            return
+        you = state.get("you")
+        seated = isinstance(you, dict) and "table" in you
+        if self.moves and state.get("phase") in PLAYING and you and not seated:
+            # seated once, and out of the tournament now, though we may not have seen our last
+            # hand (busted while we were reconnecting to another process)
+            self._bust()
 
     def _on_snapshot(self, snap: m.Snapshot) -> None:
         mirror = self.mirror
@@ -423,7 +447,7 @@ class Bot(BotConnection):
         elif isinstance(msg, m.CutPrompt):
             await self._on_cut_prompt(msg)
         elif isinstance(msg, m.SeatEvent):
-            await self._on_seat_event(msg, mirror)
+            await self._on_seat_event(msg)
         elif isinstance(msg, m.HandEnd):
             self._on_hand_end(msg, mirror)
 
@@ -449,18 +473,22 @@ class Bot(BotConnection):
                 m.Cut(table=self.table, hand=msg.hand, position=self.rng.randrange(52), id=rid)
             )
 
-    async def _on_seat_event(self, msg: m.SeatEvent, mirror: TableMirror) -> None:
+    async def _on_seat_event(self, msg: m.SeatEvent) -> None:
         if msg.seat != self.seat or msg.status != "busted":
             return
         if self.rebuy and self.invite:
             assert self.table is not None
             await self.send(m.TakeSeat(table=self.table, seat=msg.seat, token=self.invite))
             return
+        self._bust()
+
+    def _bust(self) -> None:
         self.busted = True  # play() returns
         if self.tournament is not None:
             # a spectator now: the next occupant's cards are not ours
             self.seat = None
-            mirror.seat = None
+            if self.mirror is not None:
+                self.mirror.seat = None
         self._progress.set()
 
     def _on_hand_end(self, msg: m.HandEnd, mirror: TableMirror) -> None:
@@ -471,7 +499,8 @@ class Bot(BotConnection):
         ):
             self.stats.hands += 1
         notes = mirror.take_notes()
-        if self.notebook is not None and notes is not None:
+        if self.notebook is not None and notes is not None and not msg.cancelled:
+            # a cancelled hand is replayed under the same number: only the replay is compared
             self.notebook.hand_in(notes)
         self._progress.set()
 

@@ -15,9 +15,12 @@ import collections
 import contextlib
 import itertools
 import logging
+import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
+import msgpack
 import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
@@ -27,12 +30,57 @@ from protocol import messages as m
 
 from .stats import Stats
 
-__all__ = ["SEND_RATE", "BotConnection", "BotError", "next_id"]
+__all__ = [
+    "FULL_LOBBY_EVERY",
+    "RECONNECT_SECONDS",
+    "SEND_RATE",
+    "BotConnection",
+    "BotError",
+    "next_id",
+]
 
 log = logging.getLogger("brasseur.bots")
 
 SEND_RATE = 40.0
 """Frames per second a bot allows itself (the gateway allows 50, bursts of 100)."""
+
+
+RECONNECT_SECONDS = 120.0
+"""How long a bot tries to reconnect (to any server it knows) before it gives up."""
+
+
+FULL_LOBBY_EVERY = 16
+"""With ``light_lobby``, one tournament state in this many is decoded and validated in full."""
+_LOBBY = b"\xa1t\xaatournament"
+"""How a ``tournament`` message begins, after its map header (``t`` comes first)."""
+_LOBBY_KEYS = frozenset({"phase", "you", "players_left", "level"})
+"""What a bot looks at in a tournament state (the rest is the lobby's)."""
+
+
+def _lobby_digest(frame: bytes) -> m.TournamentState | None:
+    """A tournament state with only what a bot looks at, the rest of the frame skipped
+    unbuilt: the lobby goes to every player at every change, so on a big tournament it is
+    most of what a bot receives. None if the frame is not what it seemed (decoded in full)."""
+    unpacker = msgpack.Unpacker(raw=False, max_buffer_size=len(frame) + 1)
+    unpacker.feed(frame)
+    fields: dict[str, Any] = {}
+    try:
+        for _ in range(unpacker.read_map_header()):
+            key = unpacker.unpack()
+            if key != "state":
+                fields[key] = unpacker.unpack()
+                continue
+            state: dict[str, Any] = {}
+            for _ in range(unpacker.read_map_header()):
+                name = unpacker.unpack()
+                if name in _LOBBY_KEYS:
+                    state[name] = unpacker.unpack()
+                else:
+                    unpacker.skip()
+            fields["state"] = state
+        return m.TournamentState(tournament=str(fields["tournament"]), state=fields["state"])
+    except (ValueError, KeyError, TypeError, msgpack.UnpackException):
+        return None
 
 
 class BotError(Exception):
@@ -74,6 +122,8 @@ class BotConnection:
         self.nickname = nickname
         self.stats = stats or Stats()
         self.reconnect = reconnect
+        self.reconnect_seconds = RECONNECT_SECONDS
+        """How long a dropped connection is tried again before the bot gives up."""
         self.compression = compression
         self.trace: collections.deque[str] | None = (
             collections.deque(maxlen=trace) if trace else None
@@ -91,6 +141,14 @@ class BotConnection:
         self._progress = asyncio.Event()
         """Set when something a waiting play loop looks at may have changed (and when the
         connection ends)."""
+        self.light_lobby = False
+        """Decode only what a bot needs of most tournament states (load tests: see
+        ``FULL_LOBBY_EVERY``)."""
+        self._lobbies = 0
+        self.bytes_in = 0
+        """Bytes of every frame received."""
+        self.frame_size = 0
+        """Bytes of the frame being handled."""
         self.closed = asyncio.Event()
         """Set when the bot stops for good (closed, or the connection was lost for good)."""
 
@@ -108,13 +166,13 @@ class BotConnection:
 
     # ------------------------------------------------------------------ connection
 
-    async def _open(self, url: str | None = None) -> ClientConnection:
+    async def _open(self, url: str | None = None, open_timeout: float = 60) -> ClientConnection:
         ws = await websockets.connect(
             url or self.url,
             max_size=2**20,
             compression=self.compression,
             ping_interval=None,
-            open_timeout=60,
+            open_timeout=open_timeout,
             close_timeout=2,
         )
         self.stats.connections += 1
@@ -136,6 +194,11 @@ class BotConnection:
         assert isinstance(welcome, m.Welcome)
         self.session = welcome.session
         return welcome
+
+    @property
+    def closing(self) -> bool:
+        """``close`` was called."""
+        return self._closing
 
     async def close(self) -> None:
         self._closing = True
@@ -250,19 +313,26 @@ class BotConnection:
         return True
 
     async def _reconnect(self) -> bool:
-        delay = 0.05
+        """Open a new connection and say who we are again: ``url`` first, then every other
+        server of ``urls`` in turn (the first ones right away, with a little jitter so that the
+        bots of a dead process do not all knock at once), each round of refusals backing off
+        up to 2 s, for ``reconnect_seconds`` at most."""
         candidates = [self.url, *(u for u in self.urls if u != self.url)]
-        for attempt in range(20 * len(candidates)):
-            if self._closing:
-                return False
+        deadline = time.monotonic() + self.reconnect_seconds
+        delay = 0.1
+        attempt = 0
+        while not self._closing and time.monotonic() < deadline:
             url = candidates[attempt % len(candidates)]
+            attempt += 1
             try:
-                self.ws = await self._open(url)
+                self.ws = await self._open(url, open_timeout=10)
             except (OSError, TimeoutError, websockets.InvalidHandshake):
                 self._refused[url] = time.monotonic()
-                if attempt % len(candidates) == len(candidates) - 1:
-                    await asyncio.sleep(delay)
+                if attempt % len(candidates) == 0:  # every server refused: back off
+                    await asyncio.sleep(delay * (0.5 + random.random()))
                     delay = min(2.0, delay * 2)
+                else:
+                    await asyncio.sleep(0.3 * random.random())
                 continue
             self.url = url
             self.stats.reconnects += 1
@@ -272,8 +342,15 @@ class BotConnection:
 
     async def _on_frame(self, frame: bytes | str) -> None:
         self.stats.frames += 1
+        self.frame_size = len(frame)
+        self.bytes_in += self.frame_size
+        msg: m.Message | None = None
+        if self.light_lobby and isinstance(frame, bytes) and frame[1:14] == _LOBBY:
+            self._lobbies += 1
+            if self._lobbies % FULL_LOBBY_EVERY:
+                msg = _lobby_digest(frame)
         try:
-            msg = decode_server(frame)
+            msg = msg or decode_server(frame)
         except ProtocolError as exc:
             self._violation("bad_frame", f"{exc.code}: {exc.message}")
             return

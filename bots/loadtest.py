@@ -8,14 +8,12 @@ live progress line (hands, actions/s, p50/p99 latency from sending an ``act`` to
 tables across K processes. Throughput and latency are measured over the S seconds after every
 table is set up; errors and violations are counted from the first connection.
 
-Tournament mode (``--tournament ID``): P bots register by nickname for the tournament ID (created
-with ``python -m server tournament create``), are seated by its director and follow every move
-until they bust or the tournament ends (``--duration`` is then the longest wait). With
+Tournament mode (``--tournament ID``): P bots register for the tournament ID and play it to
+the end (:mod:`bots.loadtest_tournament`; ``--duration`` is then the longest wait). ``--url``
+may be given several times (or as a comma-separated list): the server processes sharing the
+tournament's Redis; the bots spread over them and, when one dies, reconnect to another. With
 ``--director TOKEN`` the first process starts it from the director's console once everyone is
-registered; otherwise it starts by itself (``start_when_registered``) or from the console. Each
-bot counts its own actions, and the hands where it holds the lowest seat dealt in, so hands and
-actions are counted once across moving tables. The report adds ``tournament``: entrants,
-busted, whether the end was seen, and the moves.
+registered; otherwise it starts by itself (``start_when_registered``) or from the console.
 """
 
 from __future__ import annotations
@@ -23,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing as mp
 import queue
@@ -36,19 +35,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from protocol import messages as m
-
+from . import loadtest_tournament as tour
 from .client import Bot, BotError
 from .notebook import Notebook
 from .stats import Histogram, Stats
 from .strategies import make_strategy
 
-__all__ = ["LoadConfig", "main", "run", "summarize"]
+__all__ = ["LoadConfig", "main", "run", "summarize", "ws_urls"]
 
 
 @dataclass(frozen=True)
 class LoadConfig:
     url: str
+    """The server (the first one, with ``urls``)."""
     tables: int = 10
     players: int = 6
     duration: float = 20.0
@@ -75,6 +74,15 @@ class LoadConfig:
     """The director's token: start the tournament once every bot is registered."""
     run_tag: str = ""
     """Part of every tournament nickname, so that two runs never share a name."""
+    leave_busted: bool = True
+    """Tournament mode: a bot that busted closes its connection (as most players leave)."""
+    urls: tuple[str, ...] = ()
+    """Every server process of the deployment (tournament mode: the bots spread over them and
+    reconnect to another one when theirs dies); ``url`` is added first if missing."""
+
+    @property
+    def servers(self) -> tuple[str, ...]:
+        return (self.url, *(u for u in self.urls if u != self.url))
 
     @property
     def units(self) -> int:
@@ -103,7 +111,7 @@ async def _setup_table(
 
     def bot(seat: int) -> Bot:
         return Bot(
-            cfg.url,
+            cfg.servers[index % len(cfg.servers)],
             make_strategy(cfg.strategy, random.Random(rng.random())),
             nickname=f"t{index}s{seat}",
             stats=stats,
@@ -145,61 +153,6 @@ async def _setup_table(
     return bots
 
 
-async def _setup_entrants(
-    cfg: LoadConfig,
-    first: int,
-    count: int,
-    stats: Stats,
-    notebook: Notebook,
-    gate: asyncio.Semaphore,
-    rng: random.Random,
-) -> list[Bot]:
-    """Tournament mode: ``count`` bots register (each by its own nickname) and follow."""
-    assert cfg.tournament is not None
-    bots = [
-        Bot(
-            cfg.url,
-            make_strategy(cfg.strategy, random.Random(rng.random())),
-            nickname=f"lt{cfg.run_tag}-{first + k}",
-            stats=stats,
-            notebook=notebook,
-            counts_own=True,
-            rng=random.Random(rng.random()),
-            compression=cfg.compression,
-            trace=cfg.trace,
-        )
-        for k in range(count)
-    ]
-
-    async def enter(b: Bot) -> None:
-        try:
-            async with gate:
-                await b.connect()
-                await b.register(str(cfg.tournament))
-        except (BotError, OSError, TimeoutError) as exc:
-            code = exc.code if isinstance(exc, BotError) else type(exc).__name__
-            stats.error(f"setup:{code}")
-
-    await asyncio.gather(*(enter(b) for b in bots))
-    return bots
-
-
-def _tournament_part(bots: list[Bot]) -> dict[str, Any]:
-    return {
-        "entrants": sum(1 for b in bots if b.player_token is not None),
-        "busted": sum(1 for b in bots if b.busted),
-        "finished": any(b.tournament_over for b in bots),
-        "moves": sum(b.moves for b in bots),
-    }
-
-
-def _done(cfg: LoadConfig, bots: list[Bot]) -> bool:
-    """Tournament mode: every bot is out, or has seen the end."""
-    return bool(cfg.tournament) and all(
-        b.busted or b.tournament_over or b.closed.is_set() for b in bots
-    )
-
-
 async def run_worker(
     cfg: LoadConfig,
     first_table: int,
@@ -211,6 +164,7 @@ async def run_worker(
     """Set up ``count`` tables, say ``ready``, wait for ``started``, then every second emit the
     cumulative stats; stop after the duration."""
     _raise_fd_limit()
+    gc.set_threshold(50_000, 20, 20)  # thousands of bots allocate a lot, and keep little
     stats = Stats()
     notebook = Notebook(stats.violation)
     rng = random.Random(None if cfg.seed is None else cfg.seed + first_table)
@@ -218,7 +172,7 @@ async def run_worker(
     t0 = time.monotonic()
     if cfg.tournament:
         bots = await asyncio.wait_for(
-            _setup_entrants(cfg, first_table, count, stats, notebook, gate, rng),
+            tour.setup_entrants(cfg, first_table, count, stats, notebook, gate, rng),
             cfg.setup_timeout,
         )
     else:
@@ -233,13 +187,17 @@ async def run_worker(
         )
         bots = [b for g in groups for b in g]
     setup = time.monotonic() - t0
+    gc.collect()
+    gc.freeze()  # the bots live to the end: no need to scan them at every collection
     ready()
     while not started():
         await asyncio.sleep(0.02)
-    if cfg.tournament and cfg.director and first_table == 0 and bots:
-        await bots[0].send(m.Direct(tournament=cfg.tournament, token=cfg.director, op="start"))
+    if cfg.tournament and cfg.director and first_table == 0:
+        await tour.start(cfg, bots)
     stats.reset_rates()
     begin = time.monotonic()
+    for b in bots:
+        b.last_event_at = begin  # a stuck table is silent from now on (setup may be long)
     end = begin + cfg.duration
     if cfg.tournament:
         stall = cfg.stall_seconds or float("inf")
@@ -248,16 +206,12 @@ async def run_worker(
     stalled: set[int] = set()
     while True:
         now = time.monotonic()
-        for b in bots:
-            watched = b.counts_table or (cfg.tournament and not (b.busted or b.tournament_over))
-            if watched and id(b) not in stalled and now - b.last_event_at > stall:
-                stalled.add(id(b))
-                stats.violation(
-                    "table_stalled", f"table {b.table}: no event for {now - b.last_event_at:.0f} s"
-                )
+        _find_stalls(cfg, bots, stats, stalled, now - stall)
         emit({"stats": stats.to_dict(), "elapsed": now - begin, "setup": setup, "final": False})
-        if now >= end or _done(cfg, bots):
+        if now >= end or (cfg.tournament and tour.done(bots)):
             break
+        if cfg.tournament and cfg.leave_busted:
+            tour.release_busted(bots)
         await asyncio.sleep(min(1.0, end - now))
     elapsed = time.monotonic() - begin
     live = sum(1 for b in bots if not b.closed.is_set())
@@ -276,9 +230,21 @@ async def run_worker(
             "bots": len(bots),
             "live": live,
             "checked": notebook.checked,
-            **({"tournament": _tournament_part(bots)} if cfg.tournament else {}),
+            **({"tournament": tour.tournament_part(bots)} if cfg.tournament else {}),
         }
     )
+
+
+def _find_stalls(
+    cfg: LoadConfig, bots: list[Bot], stats: Stats, stalled: set[int], since: float
+) -> None:
+    """A violation for each table silent since ``since`` (once per bot)."""
+    for b in bots:
+        watched = b.counts_table or (cfg.tournament and not (b.busted or b.tournament_over))
+        if watched and id(b) not in stalled and b.last_event_at < since:
+            stalled.add(id(b))
+            silent = time.monotonic() - b.last_event_at
+            stats.violation("table_stalled", f"table {b.table}: no event for {silent:.0f} s")
 
 
 def _worker_main(cfg: LoadConfig, first: int, count: int, out: Any, ready: Any, start: Any) -> None:
@@ -309,6 +275,7 @@ def summarize(cfg: LoadConfig, parts: list[dict[str, Any]]) -> dict[str, Any]:
 
     report: dict[str, Any] = {
         "url": cfg.url,
+        "urls": list(cfg.servers),
         "tables": None if cfg.tournament else cfg.tables,
         "players": cfg.players,
         "strategy": cfg.strategy,
@@ -341,14 +308,7 @@ def summarize(cfg: LoadConfig, parts: list[dict[str, Any]]) -> dict[str, Any]:
         "late_acts": total.late_acts,
     }
     if cfg.tournament:
-        seen = [p["tournament"] for p in parts if "tournament" in p]
-        report["tournament"] = {
-            "id": cfg.tournament,
-            "entrants": sum(t["entrants"] for t in seen),
-            "busted": sum(t["busted"] for t in seen),
-            "finished": any(t["finished"] for t in seen),
-            "moves": sum(t["moves"] for t in seen),
-        }
+        report["tournament"] = tour.summarize_tournament(cfg.tournament, parts)
     return report
 
 
@@ -481,7 +441,12 @@ def run(cfg: LoadConfig, progress_out: Any = sys.stderr) -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bots.loadtest", description=__doc__)
-    p.add_argument("--url", required=True, help="ws://HOST:PORT/ws")
+    p.add_argument(
+        "--url",
+        required=True,
+        action="append",
+        help="ws://HOST:PORT/ws; repeat it (or A,B,...) for every process of the deployment",
+    )
     p.add_argument("--tables", type=int, default=10)
     p.add_argument("--players", type=int, default=6)
     p.add_argument("--duration", type=float, default=20.0, help="seconds of measured play")
@@ -502,14 +467,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--tournament", default=None, help="tournament mode: --players bots register for it"
     )
     p.add_argument("--director", default=None, help="director's token: start it when all are in")
+    p.add_argument(
+        "--stay-busted", action="store_true", help="tournament: busted bots stay connected"
+    )
     return p.parse_args(argv)
+
+
+def ws_urls(given: list[str]) -> tuple[str, ...]:
+    """The ``--url`` values (repeated, or comma-separated), each ending in ``/ws``."""
+    urls: list[str] = []
+    for item in given:
+        for raw in item.split(","):
+            url = raw.strip().rstrip("/")
+            if url:
+                url = url if url.endswith("/ws") else url + "/ws"
+                if url not in urls:
+                    urls.append(url)
+    if not urls:
+        raise SystemExit("--url: no server URL given")
+    return tuple(urls)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    url = args.url if args.url.rstrip("/").endswith("/ws") else args.url.rstrip("/") + "/ws"
+    urls = ws_urls(args.url)
     cfg = LoadConfig(
-        url=url,
+        url=urls[0],
+        urls=urls,
         tables=args.tables,
         players=args.players,
         duration=args.duration,
@@ -524,6 +508,7 @@ def main(argv: list[str] | None = None) -> int:
         stall_seconds=args.stall_seconds,
         tournament=args.tournament,
         director=args.director,
+        leave_busted=not args.stay_busted,
         run_tag=secrets.token_hex(2),
     )
     report = run(cfg, None if args.quiet else sys.stderr)

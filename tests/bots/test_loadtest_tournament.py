@@ -61,7 +61,9 @@ def test_loadtest_plays_a_tournament_to_one_winner(tmp_path: Path) -> None:
     assert report["errors_total"] == 0, report["errors"]
     assert report["violations_total"] == 0, report["violation_examples"]
     t = report["tournament"]
-    assert t == {"id": "lt", "entrants": 14, "busted": 13, "finished": True, "moves": t["moves"]}
+    expected = {"id": "lt", "entrants": 14, "busted": 13, "finished": True, "lost": 0}
+    assert {k: t[k] for k in expected} == expected, t
+    assert t["states"] > 0 and 0 < t["state_bytes"] < t["bytes_in"]
     assert t["moves"] >= 14  # seated at the start, then balanced or broken to the final table
     db = sqlite3.connect(data / "brasseur.sqlite")
     stored = db.execute("SELECT COUNT(*) FROM events WHERE kind = 'hand_end'").fetchone()[0]
