@@ -64,8 +64,28 @@ class ErrorCode(StrEnum):
     TABLE_HALTED = "table_halted"
     """The table's store failed (disk full, Redis down): the table is halted, nothing was
     changed; it resumes by itself when the store works again."""
+    # --- limits against strangers (docs/operations.md, "Limits"): each one an option
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    """Too many open connections from this address (HTTP 429 before the websocket opens), or
+    the process is at its connection limit (the connection is closed at once)."""
+    HELLO_TIMEOUT = "hello_timeout"
+    """The websocket said no valid ``hello`` in time: closed."""
+    BAD_ORIGIN = "bad_origin"
+    """A browser page of another site opened the websocket (HTTP 403)."""
+    TABLE_LIMIT = "table_limit"
+    """No more tables for now: this address or connection created its share, or the server
+    runs as many tables as it accepts."""
+    REGISTRATION_LIMIT = "registration_limit"
+    """Too many tournament registrations from this address for now."""
+    ALREADY_REGISTERED = "tournament.already_registered"
+    """One entry per person per tournament: this connection (or this player token) already
+    has one."""
     INTERNAL = "internal"
     """A bug on our side; the table goes on."""
+    NOT_FOUND = "not_found"
+    """HTTP: no such route, file, hand or result (404)."""
+    BUSY = "busy"
+    """HTTP: too many exports at once (503 with ``Retry-After``): retry a little later."""
 
 
 class ProtocolError(Exception):

@@ -14,16 +14,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import errno
+import json
 import logging
 import os
+import resource
 import secrets
 import signal
 import sys
 import time
 from pathlib import Path
 
+from server import datadir
 from server.dealing import Signer
 from server.gateway.app import Gateway
+from server.gateway.limits import Limits
 from server.runtime import freeze_startup_objects, tune_gc
 from server.store import Store
 from server.table.clock import AcceleratedClock, Clock, RealClock
@@ -83,6 +89,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=os.environ.get("PUBLIC_URL", ""),
         help="base URL printed in invite links (default http://HOST:PORT)",
     )
+    add_limit_args(parser)
     add_redis_args(parser)
     parser.add_argument(
         "--process-id",
@@ -90,6 +97,81 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="this process's name among the processes sharing --redis (default host:pid)",
     )
     return parser.parse_args(argv)
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(f"BRASSEUR_{name}", default)
+
+
+def add_limit_args(parser: argparse.ArgumentParser) -> None:
+    """The limits against strangers (server.gateway.limits; docs/operations.md "Limits"):
+    each option also reads ``BRASSEUR_<NAME>`` from the environment; 0 means no limit."""
+    d = Limits()
+    g = parser.add_argument_group("limits (0: none)")
+    for name, kind, default, help_text in (
+        ("max-connections-per-address", int, d.connections_per_address, "open connections"),
+        ("max-connections", int, d.max_connections, "in all (0: descriptor limit - 320)"),
+        ("hello-seconds", float, d.hello_seconds, "to say hello once connected"),
+        ("max-tables-per-address", int, d.tables_per_address, "tables created per hour"),
+        ("max-tables-per-connection", int, d.tables_per_connection, "tables created"),
+        ("max-registrations-per-address", int, d.registrations_per_address, "per hour"),
+        ("idle-table-hours", float, d.idle_table_hours, "a friends table unused is dropped"),
+        ("unused-table-minutes", float, d.unused_table_minutes, "a table nobody sat at"),
+    ):
+        env = name.upper().replace("-", "_")
+        g.add_argument(
+            f"--{name}", type=kind, default=kind(_env(env, str(default))), help=help_text
+        )
+    g.add_argument(
+        "--allowed-origins",
+        default=_env("ALLOWED_ORIGINS", ""),
+        help="web origins allowed to open /ws besides this server's own (comma-separated, * any)",
+    )
+    g.add_argument(
+        "--trusted-proxies",
+        default=_env("TRUSTED_PROXIES", ""),
+        help="reverse proxies whose X-Forwarded-For names the client (comma-separated)",
+    )
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    return Limits(
+        connections_per_address=args.max_connections_per_address,
+        max_connections=args.max_connections,
+        hello_seconds=args.hello_seconds,
+        tables_per_address=args.max_tables_per_address,
+        tables_per_connection=args.max_tables_per_connection,
+        registrations_per_address=args.max_registrations_per_address,
+        idle_table_hours=args.idle_table_hours,
+        unused_table_minutes=args.unused_table_minutes,
+        allowed_origins=_split(args.allowed_origins),
+        trusted_proxies=_split(args.trusted_proxies),
+    )
+
+
+def raise_file_limit() -> int:
+    """Raise the soft descriptor limit to the hard one (connections need descriptors)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def open_data(path: str, max_pages: int | None = None) -> tuple[Store, Signer, bytes]:
+    """The data directory (0700), its store, signing key and token secret (0600 each)."""
+    data = datadir.prepare(Path(path))
+    store = Store(data / "brasseur.sqlite", max_pages=max_pages)
+    datadir.prepare(data)  # the database files just created: 0600
+    signer = Signer.load_or_create(data / "signing-key.pem")
+    secret = datadir.load_or_create_secret(
+        data, lambda: store.get_meta("token_secret"), lambda: store.delete_meta("token_secret")
+    )
+    return store, signer, secret
 
 
 def add_redis_args(parser: argparse.ArgumentParser) -> None:
@@ -102,6 +184,13 @@ def add_redis_args(parser: argparse.ArgumentParser) -> None:
         "--redis-prefix",
         default=os.environ.get("BRASSEUR_REDIS_PREFIX", "brasseur"),
         help="prefix of every Redis key (one per deployment)",
+    )
+    parser.add_argument(
+        "--allow-volatile-redis",
+        action="store_true",
+        default=os.environ.get("BRASSEUR_ALLOW_VOLATILE_REDIS", "") == "1",
+        help="run tournaments on a Redis without persistence (no AOF, no RDB), refused "
+        "otherwise: a Redis restart then ends them (docs/operations.md, Redis)",
     )
 
 
@@ -145,15 +234,12 @@ async def follow_max_pages(store: Store, path: Path) -> None:
 
 
 async def amain(args: argparse.Namespace) -> None:
-    data = Path(args.data)
-    data.mkdir(parents=True, exist_ok=True)
     max_pages = _max_pages(os.environ.get("BRASSEUR_TEST_DB_MAX_PAGES", ""))
-    store = Store(data / "brasseur.sqlite", max_pages=max_pages)
+    store, signer, secret = open_data(args.data, max_pages)
     pages_file = os.environ.get("BRASSEUR_TEST_DB_MAX_PAGES_FILE", "")
     follower = (
         asyncio.create_task(follow_max_pages(store, Path(pages_file))) if pages_file else None
     )
-    signer = Signer.load_or_create(data / "signing-key.pem")
     timings = {
         "cut_seconds": args.cut_seconds,
         "next_hand_seconds": args.next_hand_seconds,
@@ -165,6 +251,7 @@ async def amain(args: argparse.Namespace) -> None:
     if args.redis:
         url = ws_url(args.host, args.port, args.public_url)
         link = RedisLink(args.redis, args.process_id, url, prefix=args.redis_prefix)
+        link.require_persistence(args.allow_volatile_redis)  # docs/operations.md, "Redis"
     gateway = Gateway(
         store,
         signer,
@@ -172,6 +259,9 @@ async def amain(args: argparse.Namespace) -> None:
         max_tables=args.max_tables,
         table_defaults=timings,
         redis=link,
+        limits=limits_from(args),
+        token_secret=secret,
+        public_url=args.public_url,
     )
     restored = gateway.restore_tables()
     tournaments = gateway.restore_tournaments()
@@ -186,18 +276,33 @@ async def amain(args: argparse.Namespace) -> None:
                 **timings,
             )
         )
-    server = await gateway.start(args.host, args.port)
+    try:
+        server = await gateway.start(args.host, args.port)
+    except OSError as exc:
+        await gateway.close()
+        store.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise datadir.DataDirError(
+                f"port {args.port} on {args.host} is already in use (another server?): "
+                "choose another with --port or PORT"
+            ) from None
+        raise datadir.DataDirError(
+            f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}"
+        ) from None
     freeze_startup_objects()
     shown = "localhost" if args.host in ("0.0.0.0", "127.0.0.1", "::") else args.host
     base = args.public_url or f"http://{shown}:{args.port}"
     print(f"Brasseur is serving on {base}  (health: {base}/healthz)", flush=True)
-    for table in list(gateway.tables):
+    for table, actor in list(gateway.tables.items()):
+        if "created_by" in actor.config.extra or "tournament" in actor.config.extra:
+            continue  # players' tables: their invites went to their creators
         print(f"Table {table!r}: send this link to your friends:", flush=True)
         print(f"  {gateway.invite_link(table, base)}", flush=True)
     for live in tournaments:
+        # the director's link was printed once, at creation (python -m server tournament
+        # link ID shows it again): never in a log at every start
         print(f"Tournament {live.tid!r}: players register at", flush=True)
         print(f"  {base}/?tournament={live.tid}", flush=True)
-        print(f"  director's console: {gateway.director_link(live.tid, base)}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -211,27 +316,36 @@ async def amain(args: argparse.Namespace) -> None:
 
 
 def tournament_command(argv: list[str]) -> int:
-    """``python -m server tournament create CONFIG.toml [--id ID] [--data DIR]``."""
+    """``python -m server tournament create CONFIG.toml [--id ID] [--data DIR]``, or
+    ``python -m server tournament link ID``: the director's link again (it is printed once,
+    at creation, never in the server's log)."""
     parser = argparse.ArgumentParser(prog="brasseur tournament")
-    parser.add_argument("action", choices=["create"])
-    parser.add_argument("config", help="the tournament's TOML (see docs/tournaments/)")
+    parser.add_argument("action", choices=["create", "link"])
+    parser.add_argument(
+        "config", help="create: the tournament's TOML (see docs/tournaments/); link: its id"
+    )
     parser.add_argument("--id", default="", help="short name used in links (default: random)")
     parser.add_argument("--data", default=os.environ.get("BRASSEUR_DATA", "brasseur-data"))
     parser.add_argument("--public-url", default=os.environ.get("PUBLIC_URL", ""))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     add_redis_args(parser)
     args = parser.parse_args(argv)
+    os.umask(0o077)
+    if args.action == "link":
+        return director_link_command(args)
     text = Path(args.config).read_text("utf-8")
     tid = args.id or secrets.token_hex(3)
-    if not tid.replace("_", "").isalnum() or len(tid) > 24:
+    if not (tid.replace("_", "").isalnum() and tid.isascii()) or len(tid) > 24:
         parser.error("--id: letters, digits and _ only (24 at most)")
     if args.redis:
         return redis_tournament(args, tid, text)
+    try:
+        store, signer, secret = open_data(args.data)
+    except datadir.DataDirError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     data = Path(args.data)
-    data.mkdir(parents=True, exist_ok=True)
-    store = Store(data / "brasseur.sqlite")
-    signer = Signer.load_or_create(data / "signing-key.pem")
-    gateway = Gateway(store, signer)
+    gateway = Gateway(store, signer, token_secret=secret)
     try:
         gateway.add_tournament(tid, text)
     except Exception as exc:  # a bad TOML or configuration: say which
@@ -246,6 +360,35 @@ def tournament_command(argv: list[str]) -> int:
     return 0
 
 
+def director_link_command(args: argparse.Namespace) -> int:
+    """``tournament link ID``: print the director's console link of tournament ID again."""
+    tid = args.config
+    base = (args.public_url or f"http://localhost:{args.port}").rstrip("/")
+    if args.redis:
+        link = RedisLink(args.redis, "cli", "", prefix=args.redis_prefix)
+        known = {t for t, _ in link.tournaments()}
+        secret = bytes.fromhex(link.token_secret())
+        link.close()
+    else:
+        try:
+            store, _, secret = open_data(args.data)
+        except datadir.DataDirError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        known = set(json.loads(store.get_meta("tournaments") or "[]"))
+        store.close()
+    if tid not in known:
+        print(
+            f"error: no tournament {tid!r} here (known: {', '.join(sorted(known))})",
+            file=sys.stderr,
+        )
+        return 2
+    nonces: dict[str, str] = {}
+    auth = TokenAuthority(secret, time.time, NonceBook(nonces.get, nonces.__setitem__))
+    print(f"Director's console:   {base}/?tournament={tid}&director={auth.director(tid)}")
+    return 0
+
+
 def redis_tournament(args: argparse.Namespace, tid: str, text: str) -> int:
     """``tournament create --redis URL``: record the tournament in Redis; every server process
     of the deployment runs it from its next start."""
@@ -255,6 +398,7 @@ def redis_tournament(args: argparse.Namespace, tid: str, text: str) -> int:
         print(f"error: {args.config}: {exc}", file=sys.stderr)
         return 2
     link = RedisLink(args.redis, "cli", "", prefix=args.redis_prefix)
+    link.require_persistence(args.allow_volatile_redis)  # docs/operations.md, "Redis"
     link.add_tournament(tid, text)
     nonces: dict[str, str] = {}
     secret = bytes.fromhex(link.token_secret())
@@ -272,8 +416,17 @@ def main(argv: list[str] | None = None) -> None:
     if argv[:1] == ["tournament"]:
         raise SystemExit(tournament_command(argv[1:]))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # one line per connection opened or closed would let any flood fill the disk
+    logging.getLogger("websockets.server").setLevel(logging.WARNING)
+    os.umask(0o077)  # every file and directory the server creates is private to its user
     tune_gc()
-    asyncio.run(amain(parse_args(argv)))
+    args = parse_args(argv)
+    raise_file_limit()
+    try:
+        asyncio.run(amain(args))
+    except datadir.DataDirError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

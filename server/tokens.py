@@ -23,6 +23,9 @@ from protocol.errors import ErrorCode, ProtocolError
 
 __all__ = ["NonceBook", "TokenAuthority"]
 
+MAX_TOKEN = 2048
+"""Characters of the longest token accepted (ours are about 300; frames carry 1024 at most)."""
+
 
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
@@ -109,13 +112,17 @@ class TokenAuthority:
         )
 
     def verify(self, token: str, kind: str | None = None) -> dict[str, Any]:
-        """Claims of a valid token. Raises ProtocolError (bad, expired or replayed)."""
+        """Claims of a valid token. Raises ProtocolError and nothing else, whatever ``token``
+        is: ``bad_token`` (forged, malformed, not ASCII, too long, not a string, of another
+        kind), ``token_expired`` or ``token_replayed``."""
+        if not isinstance(token, str) or not token.isascii() or len(token) > MAX_TOKEN:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "malformed token")
         body, _, signature = token.partition(".")
         if not body or not signature or not hmac.compare_digest(signature, self._sign(body)):
             raise ProtocolError(ErrorCode.BAD_TOKEN, "forged or malformed token")
-        try:
+        try:  # signed by us, so well formed: checked all the same (a leaked secret, a bug)
             claims = json.loads(_unb64(body))
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ProtocolError(ErrorCode.BAD_TOKEN, "malformed token") from None
         if not isinstance(claims, dict) or not isinstance(claims.get("x"), int):
             raise ProtocolError(ErrorCode.BAD_TOKEN, "malformed token")

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import resource
 import secrets
 import socket
 import time
@@ -27,8 +28,11 @@ from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, 
 from protocol import messages as m
 from server.dealing import Signer
 from server.engine import AnteFormat, SetupError, load_profile
-from server.gateway.fastsend import write_now
+from server.gateway.connection import SEND_BUFFER, WRITE_LIMIT, Connection
+from server.gateway.guard import Guard, guarded_connection
+from server.gateway.housekeeping import Activity, review, sweep_every
 from server.gateway.http import HttpRoutes, Metrics
+from server.gateway.limits import ACCEPT_BATCH, Limits
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import Client, TableActor
@@ -44,87 +48,6 @@ __all__ = ["Gateway", "Metrics"]
 
 log = logging.getLogger("brasseur.gateway")
 
-SEND_QUEUE = 512
-"""Frames buffered per connection before a slow client is dropped."""
-WRITE_LIMIT = 2**16
-"""Bytes waiting in a connection's transport above which frames are queued (websockets'
-write_limit: the writer task then waits for the socket to drain)."""
-SEND_BUFFER = 64 * 1024
-"""Kernel send buffer per connection (bytes)."""
-RATE = 50.0
-"""Sustained frames per second allowed from one connection."""
-BURST = 100.0
-
-
-class Connection:
-    """One websocket client as the tables see it (see server.table.actor.Client)."""
-
-    def __init__(self, ws: ServerConnection, gateway: Gateway) -> None:
-        self.cid = secrets.token_urlsafe(9)
-        self.pid: str | None = None
-        self.nickname: str | None = None
-        self.ws = ws
-        self.gateway = gateway
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
-        self.tables: set[str] = set()
-        self.invites: set[str] = set()
-        self.tournaments: set[str] = set()
-        self.hello = False
-        self.used_nonce: str | None = None
-        self.tokens = BURST
-        self.refilled = time.monotonic()
-        self.last_rate_error = 0.0
-        self.closed = False
-        self.sending = False
-        """The writer task is sending a queued frame (frames written now would overtake it)."""
-
-    def deliver(self, data: bytes) -> None:
-        if self.closed:
-            return
-        if not self.sending and self.queue.empty() and write_now(self.ws, data, WRITE_LIMIT):
-            return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
-            # a client that does not read is dropped, never waited for (ARCHITECTURE 3)
-            self.kick(ErrorCode.LAGGING, "too far behind: reconnect and resync")
-
-    def kick(self, code: str, reason: str) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(encode(m.Error(code=code, message=reason)))
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
-        if self.queue.full():
-            self.gateway.abort(self)
-
-    def allow(self) -> bool:
-        """Token bucket: RATE frames per second, bursts of BURST."""
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    async def writer(self) -> None:
-        try:
-            while True:
-                data = await self.queue.get()
-                if data is None:
-                    await self.ws.close(4000, "closed by server")
-                    return
-                self.sending = True
-                try:
-                    await self.ws.send(data)
-                finally:
-                    self.sending = False
-        except ConnectionClosed:
-            return
-
 
 class Gateway:
     def __init__(
@@ -137,25 +60,35 @@ class Gateway:
         max_tables: int = 2000,
         table_defaults: dict[str, Any] | None = None,
         redis: RedisLink | None = None,
+        limits: Limits | None = None,
+        token_secret: bytes | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.metrics = Metrics()
+        nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        self.guard = Guard(self.limits, nofile, self._count_refusal)
         self.redis = redis
         """Tournaments shared with other processes through this Redis (None: in-memory)."""
         self.signer = signer
         self.clock = clock or RealClock()
         self.name = name
         self.public_url = public_url
-        # with Redis, one secret for every process: a player's token works on any of them
-        secret_hex = redis.token_secret() if redis is not None else store.get_meta("token_secret")
-        if secret_hex is None:
-            secret_hex = secrets.token_hex(32)
-            store.set_meta("token_secret", secret_hex)
+        # with Redis, one secret for every process: a player's token works on any of them;
+        # alone, the secret file of the data directory (server.secretfile, mode 0600), or
+        # without one (tests) a secret that dies with the process
+        if redis is not None:
+            token_secret = bytes.fromhex(redis.token_secret())
         self.auth = TokenAuthority(
-            bytes.fromhex(secret_hex), time.time, NonceBook(store.get_meta, store.set_meta)
+            token_secret or secrets.token_bytes(32),
+            time.time,
+            NonceBook(store.get_meta, store.set_meta),
         )
         self.tables: dict[str, TableActor] = {}
         self.connections: dict[str, Connection] = {}
-        self.metrics = Metrics()
+        self.activity: dict[str, Activity] = {}
+        """What the sweeper last saw of each friends table (server.gateway.housekeeping)."""
+        self._sweeper: asyncio.Task[None] | None = None
         self.http = HttpRoutes(self)
         self.server: Server | None = None
         self.max_tables = max_tables
@@ -261,6 +194,50 @@ class Gateway:
     def _drop_table(self, table: str) -> None:
         self.tables.pop(table, None)
 
+    # ------------------------------------------------------------------ idle tables
+
+    async def _sweep(self) -> None:
+        """Close and drop the friends tables nobody uses (server.gateway.housekeeping)."""
+        every = sweep_every(self.limits)
+        while True:
+            await asyncio.sleep(every)
+            for table in self.idle_tables():
+                await self.close_table(table)
+
+    def idle_tables(self) -> list[str]:
+        """Look at every friends table created over the wire; the ones to drop now."""
+        now = self.clock.now()
+        out = []
+        for name, actor in list(self.tables.items()):
+            if "created_by" not in actor.config.extra:
+                continue  # the operator's tables and tournament tables stay
+            seen, drop = review(
+                self.activity.get(name),
+                now,
+                actor.hands_played,
+                watched=bool(actor.core.watchers),
+                seated=bool(actor.seats),
+                limits=self.limits,
+            )
+            self.activity[name] = seen
+            if drop:
+                out.append(name)
+        return out
+
+    async def close_table(self, table: str) -> None:
+        """Stop a friends table and drop it from the store (its hand records stay)."""
+        actor = self.tables.pop(table, None)
+        self.activity.pop(table, None)
+        if actor is None:
+            return
+        await actor.stop()
+        try:
+            self.store.drop_table(table)
+        except Exception:  # the disk is full: it is tried again at the next start
+            log.exception("table %s: closed, but could not be dropped from the store", table)
+        self.metrics.counters["tables_dropped"] += 1
+        log.info("table %s: idle, closed and dropped (hand records kept)", table)
+
     def _tournament(self, tid: str) -> LiveTournament:
         live = self.tournaments.get(tid)
         if live is None:
@@ -278,16 +255,24 @@ class Gateway:
             self.handle,
             host,
             port,
-            process_request=self.process_request,
+            create_connection=guarded_connection(self.guard),
+            process_request=self._screened,
+            open_timeout=self.limits.hello_seconds,  # the HTTP request and the handshake
+            # asyncio accepts up to `backlog` sockets per wake-up before any is counted: the
+            # descriptor reserve of Limits covers two such batches
+            backlog=ACCEPT_BATCH,
             max_size=2**16,  # the codec refuses frames over protocol.MAX_FRAME itself
             max_queue=64,
             ping_interval=20,
             ping_timeout=20,
             write_limit=WRITE_LIMIT,
         )
+        self._sweeper = asyncio.create_task(self._sweep(), name="sweeper")
         return self.server
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for actor in self.tables.values():
             await actor.stop()
         for live in self.tournaments.values():
@@ -299,9 +284,25 @@ class Gateway:
     def abort(self, conn: Connection) -> None:
         conn.ws.transport.abort()
 
-    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """HTTP on the websocket's port (server.gateway.http)."""
-        return self.http.process_request(request)
+    async def _screened(self, connection: ServerConnection, request: Request) -> Response | None:
+        """The guard first (address caps, websockets' Origin), then the HTTP routes."""
+        refusal = self.guard.screen(connection, request, self._public_origin())
+        if refusal is not None:
+            return refusal
+        return await self.process_request(connection, request)
+
+    def _public_origin(self) -> str:
+        scheme, _, rest = self.public_url.partition("://")
+        return f"{scheme}://{rest.split('/', 1)[0]}" if rest else ""
+
+    def _count_refusal(self, code: str) -> None:
+        self.metrics.counters[f"error:{code}"] += 1
+
+    async def process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
+        """HTTP on the websocket's port (server.gateway.http): heavy routes run off the loop."""
+        return await self.http.process_request(request)
 
     # ------------------------------------------------------------------ websocket
 
@@ -314,6 +315,9 @@ class Gateway:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         conn = Connection(ws, self)
         self.connections[conn.cid] = conn
+        conn.hello_timer = asyncio.get_running_loop().call_later(
+            self.limits.hello_seconds, self._hello_late, conn
+        )
         writer = asyncio.create_task(conn.writer())
         try:
             async for frame in ws:
@@ -345,7 +349,15 @@ class Gateway:
         except ProtocolError as exc:
             self._send_error(conn, exc.code, exc.message, getattr(message, "id", None))
 
+    def _hello_late(self, conn: Connection) -> None:
+        conn.hello_timer = None
+        if not conn.hello:
+            self.metrics.counters[f"error:{ErrorCode.HELLO_TIMEOUT}"] += 1
+            conn.kick(ErrorCode.HELLO_TIMEOUT, f"no hello within {self.limits.hello_seconds:g} s")
+
     def _gone(self, conn: Connection) -> None:
+        if conn.hello_timer is not None:
+            conn.hello_timer.cancel()
         conn.closed = True
         self.connections.pop(conn.cid, None)
         for table in conn.tables:
@@ -392,6 +404,15 @@ class Gateway:
         live = self._tournament(message.tournament)
         if not conn.nickname:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
+        if message.tournament in conn.registered:
+            # one entry per person: a new nickname on the same connection is the same person
+            raise ProtocolError(ErrorCode.ALREADY_REGISTERED, "you are already registered")
+        if not self.guard.registrations.take(conn.address, self.clock.now()):
+            raise ProtocolError(
+                ErrorCode.REGISTRATION_LIMIT,
+                "too many registrations from your address: try again later",
+            )
+        conn.registered.add(message.tournament)
         conn.tournaments.add(message.tournament)
         live.host.register(conn, conn.nickname, message.id)
 
@@ -399,6 +420,8 @@ class Gateway:
         live = self._tournament(message.tournament)
         conn.tournaments.add(message.tournament)
         live.host.follow(conn, message.token)
+        if message.token:  # a registered player (the token was checked): no second entry
+            conn.registered.add(message.tournament)
 
     def _call_director(self, conn: Connection, message: m.CallDirector) -> None:
         tid = self._table(message.table).config.extra.get("tournament")
@@ -431,7 +454,10 @@ class Gateway:
 
     def _create(self, conn: Connection, message: m.CreateTable) -> None:
         if len(self.tables) >= self.max_tables:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "this server runs as many tables as it can")
+            raise ProtocolError(ErrorCode.TABLE_LIMIT, "this server runs as many tables as it can")
+        cap = self.limits.tables_per_connection
+        if cap and conn.tables_created >= cap:
+            raise ProtocolError(ErrorCode.TABLE_LIMIT, f"{cap} tables per connection at most")
         try:
             load_profile(message.profile)
             AnteFormat(message.ante_format)
@@ -441,6 +467,11 @@ class Gateway:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "blinds must be 0 <= sb <= bb <= stack")
         if not 2 <= message.max_seats <= 10 or message.action_seconds < 1:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "2 to 10 seats, clock of 1 s or more")
+        if not self.guard.tables.take(conn.address, self.clock.now()):
+            raise ProtocolError(
+                ErrorCode.TABLE_LIMIT, "too many tables created from your address: try later"
+            )
+        conn.tables_created += 1
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         self.create_table(
             TableConfig(
@@ -455,6 +486,7 @@ class Gateway:
                 max_seats=message.max_seats,
                 starting_stack=message.starting_stack,
                 action_seconds=float(message.action_seconds),
+                extra={"created_by": conn.address},  # over the wire: dropped when idle
             )
         )
         conn.invites.add(table_id)

@@ -1,30 +1,90 @@
 """HTTP on the gateway's port: health, metrics, hand records and exports, tournaments'
-public state, and the static browser client. Every route is O(tables) or one store read;
-none does unbounded work on the event loop."""
+public state, and the static browser client.
+
+Nothing heavy runs on the event loop. ``/healthz``, ``/metrics`` and the tournaments' state are
+O(tables) from memory. Every store read (a hand record, a tournament's results) and every file
+of the client runs in a worker thread. Exports go by pages (``?from=HAND&count=N``) of at most
+:data:`PAGE_HANDS` hands and :data:`MAX_BODY` bytes, built by :class:`ExportPool`:
+:data:`EXPORT_WORKERS` worker processes (threads for a Redis store), with at most
+:data:`EXPORT_WAITING` more pages waiting; beyond, ``503 busy`` and ``Retry-After``.
+
+Every refusal is a 4xx (or that 503) with the body ``code: message``, the code one of
+:class:`protocol.errors.ErrorCode`: no input gives a 500 (docs/protocol.md, "HTTP routes").
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import http
 import json
+import logging
 import mimetypes
+import multiprocessing
+import os
+import re
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+from urllib.parse import parse_qs, quote, urlencode
 
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from protocol import ProtocolError
-from server.store import to_json, to_pokerstars
+from protocol import ErrorCode, ProtocolError
+from server.store import ExportFormat, RecordReader
+from server.store.pages import Page, file_page, page_of, worker_init
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
 
-__all__ = ["CLIENT_DIR", "HttpRoutes", "Metrics"]
+__all__ = [
+    "CLIENT_DIR",
+    "EXPORT_WAITING",
+    "EXPORT_WORKERS",
+    "MAX_BODY",
+    "PAGE_HANDS",
+    "ExportPool",
+    "HttpError",
+    "HttpRoutes",
+    "Metrics",
+]
+
+log = logging.getLogger("brasseur.http")
 
 CLIENT_DIR = Path(__file__).resolve().parents[2] / "client_web"
+
+PAGE_HANDS: Final = 200
+"""Hands in an export page, by default and at most: about 0.15 s of one core to build, and
+3.5 MB of JSON with the records of a real table (10 to 17 kB each, indented)."""
+MAX_BODY: Final = 4 * 2**20
+"""Bytes of an export page: it ends before the hand that would pass this (a page holds at
+least one hand). 200 ordinary hands fit; a page of long hands (many all-ins, ten seats) is
+cut early, its ``Link`` header saying where the next one starts."""
+EXPORT_WORKERS: Final = 2
+"""Export pages built at once, each in a worker process: one core's worth of work per page,
+two pages at once leave the event loop a core of a small server's two."""
+EXPORT_WAITING: Final = 8
+"""Export pages waiting for a worker: ten pages in all take about a second, far below the
+handshake's deadline; one more is refused with ``503 busy`` and ``Retry-After: 1``."""
+WORKER_NICENESS: Final = 10
+"""How much lower the workers' priority is than the server's (``nice``)."""
+MAX_QUERY_FIELDS: Final = 16
+MAX_STATIC_PATH: Final = 512
+
+_EXPORTS: Final[dict[str, ExportFormat]] = {"hands.txt": "txt", "hands.json": "json"}
+_KINDS: Final[dict[str, str]] = {"txt": "text/plain; charset=utf-8", "json": "application/json"}
+_DECIMAL: Final = re.compile(r"0|[1-9][0-9]*")
+"""A number in a path or a query: ASCII digits, no sign, no leading zero, no spaces."""
+_DIGITS: Final = 18
+"""Digits of the largest number accepted (below SQLite's 2**63)."""
+
+T = TypeVar("T")
 
 
 class Metrics:
@@ -67,110 +127,328 @@ class Metrics:
         return "\n".join(lines) + "\n"
 
 
+class HttpError(Exception):
+    """A refused request: its status, stable code and message (the body ``code: message``)."""
+
+    def __init__(
+        self, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = str(code)
+        self.message = message
+        self.headers = dict(headers or {})
+
+
+def _not_found(what: str = "not found") -> HttpError:
+    return HttpError(404, ErrorCode.NOT_FOUND, what)
+
+
+def _number(text: str, what: str) -> int:
+    """A decimal number of a path or a query; 400 ``bad_type`` unless written as ASCII digits
+    without sign or leading zero, 400 ``out_of_range`` beyond 18 digits."""
+    if not _DECIMAL.fullmatch(text):
+        raise HttpError(400, ErrorCode.BAD_TYPE, f"{what} must be written with digits 0-9")
+    if len(text) > _DIGITS:
+        raise HttpError(400, ErrorCode.OUT_OF_RANGE, f"{what} has more than {_DIGITS} digits")
+    return int(text)
+
+
+def _query(text: str) -> dict[str, str]:
+    """The first value of each field of a query string."""
+    try:
+        fields = parse_qs(text, keep_blank_values=True, max_num_fields=MAX_QUERY_FIELDS)
+    except ValueError:
+        raise HttpError(400, ErrorCode.OUT_OF_RANGE, "too many query fields") from None
+    return {key: values[0] for key, values in fields.items()}
+
+
+def _yield_gil() -> None:
+    """Let the event loop's thread take the GIL now rather than at the next switch interval
+    (sleep(0) releases it): a page built in a thread has this between hands."""
+    time.sleep(0)
+
+
+class ExportPool:
+    """Where export pages are built: :data:`EXPORT_WORKERS` worker processes for the SQLite
+    store (each reads the file itself; :mod:`server.store.pages` says why not threads),
+    threads for a Redis store (its client cannot go to another process), and threads too
+    where processes cannot start (no POSIX semaphores: logged once). :data:`EXPORT_WAITING`
+    more pages may wait; one more is refused (``503 busy``) rather than queued without end.
+    The processes start at the first export (about 0.1 s each) and stay until the server
+    stops (and stop if it is killed). A page whose client went away still finishes, and is
+    counted until then."""
+
+    def __init__(self, workers: int = EXPORT_WORKERS, waiting: int = EXPORT_WAITING) -> None:
+        self.workers = workers
+        self.limit = workers + waiting
+        self.admitted = 0
+        """Pages submitted and not finished (being built, or waiting for a worker)."""
+        self._processes: ProcessPoolExecutor | None = None
+        self._threads: ThreadPoolExecutor | None = None
+        self._no_processes = False
+
+    def _executor(self, process: bool) -> Executor:
+        if process and self._processes is None and not self._no_processes:
+            try:
+                self._processes = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),  # never fork a server
+                    initializer=worker_init,
+                    initargs=(os.getpid(), WORKER_NICENESS),
+                )
+            except (OSError, ImportError, NotImplementedError) as exc:
+                log.warning("no worker processes (%s): threads build the export pages", exc)
+                self._no_processes = True
+        if process and self._processes is not None:
+            return self._processes
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="export")
+        return self._threads
+
+    async def run(self, job: Callable[[], T], *, process: bool) -> T:
+        """``job()`` in a worker process (it must pickle) or thread; 503 ``busy`` if full."""
+        if self.admitted >= self.limit:
+            raise _busy("too many exports at once: retry in a second")
+        loop = asyncio.get_running_loop()
+
+        def finished(_: Future[T]) -> None:
+            with contextlib.suppress(RuntimeError):  # a closed loop: the process is stopping
+                loop.call_soon_threadsafe(self._release)
+
+        executor = self._executor(process)
+        try:
+            future = executor.submit(job)
+        except (BrokenProcessPool, OSError) as exc:  # no worker process could start
+            self._restart(exc)
+            raise _busy("no export worker could start: retry in a second") from None
+        self.admitted += 1
+        future.add_done_callback(finished)
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool as exc:  # a worker was killed (out of memory...)
+            self._restart(exc)
+            raise _busy("an export worker stopped: retry in a second") from None
+
+    def _restart(self, exc: BaseException) -> None:
+        """Drop a broken pool of processes: new ones start with the next page."""
+        log.warning("export worker processes failed (%s): new ones next time", exc)
+        broken, self._processes = self._processes, None
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def _release(self) -> None:
+        self.admitted -= 1
+
+
+def _busy(message: str) -> HttpError:
+    return HttpError(503, ErrorCode.BUSY, message, {"Retry-After": "1"})
+
+
 class HttpRoutes:
     def __init__(self, gateway: Gateway) -> None:
         self.gw = gateway
+        self.exports = ExportPool()
+        self._reader: Any = None
+        self._reader_made = False
 
-    def process_request(self, request: Request) -> Response | None:
-        url = urlsplit(request.path)
-        path = url.path
+    async def process_request(self, request: Request) -> Response | None:
+        """The response to a plain HTTP request, or None for the websocket upgrade."""
+        path, _, query = request.path.partition("?")
         if path == "/ws":
-            return None  # the websocket upgrade
-        query = parse_qs(url.query)
+            return None
+        try:
+            return await self._route(path, query)
+        except HttpError as exc:
+            self.gw.metrics.counters[f"error:{exc.code}"] += 1
+            body = f"{exc.code}: {exc.message}\n".encode()
+            return self._response(exc.status, body, "text/plain; charset=utf-8", exc.headers)
+        except Exception:  # a bug: logged, answered, and the server goes on
+            log.exception("HTTP %r failed", request.path[:200])
+            self.gw.metrics.counters[f"error:{ErrorCode.INTERNAL}"] += 1
+            body = f"{ErrorCode.INTERNAL}: a bug on our side\n".encode()
+            return self._response(500, body, "text/plain; charset=utf-8")
+
+    async def _route(self, path: str, query: str) -> Response:
         if path == "/healthz":
-            # O(tables) on the event loop: a flag per table, no store access
-            halted = [
-                f"degraded: table {name} halted since "
-                f"{max(0.0, actor.clock.now() - actor.halted_since):.0f}s: "
-                + " ".join(actor.core.halt_reason.split())
-                for name, actor in self.gw.tables.items()
-                if actor.halted_since is not None
-            ]
-            if halted:
-                body = "\n".join(halted) + "\n"
-                return self._response(503, body.encode(), "text/plain; charset=utf-8")
-            return self._response(200, b"ok\n", "text/plain; charset=utf-8")
+            return self._health()
         if path == "/metrics":
             return self._response(
                 200,
                 self.gw.metrics.render(self.gw).encode(),
                 "text/plain; version=0.0.4; charset=utf-8",
             )
-        if path.startswith("/api/"):
-            return self._api(path, query)
-        return self._static(path)
+        if path == "/api" or path.startswith("/api/"):
+            return await self._api(path, _query(query))
+        return await asyncio.to_thread(self._static, path)
 
-    def _response(self, status: int, body: bytes, content_type: str) -> Response:
+    def _health(self) -> Response:
+        # O(tables) on the event loop: a flag per table, no store access
+        halted = [
+            f"degraded: table {name} halted since "
+            f"{max(0.0, actor.clock.now() - actor.halted_since):.0f}s: "
+            + " ".join(actor.core.halt_reason.split())
+            for name, actor in self.gw.tables.items()
+            if actor.halted_since is not None
+        ]
+        for live in self.gw.tournaments.values():  # a Redis tournament that cannot go on
+            health = getattr(live.coordinator, "health", None)
+            if callable(health):
+                halted += health()
+        if halted:
+            body = "\n".join(halted) + "\n"
+            return self._response(503, body.encode(), "text/plain; charset=utf-8")
+        return self._response(200, b"ok\n", "text/plain; charset=utf-8")
+
+    def _response(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str,
+        extra: Mapping[str, str] | None = None,
+    ) -> Response:
         headers = Headers()
         headers["Content-Type"] = content_type
         headers["Content-Length"] = str(len(body))
         headers["Cache-Control"] = "no-store"
         headers["X-Content-Type-Options"] = "nosniff"
+        for name, value in (extra or {}).items():
+            headers[name] = value
         return Response(status, http.HTTPStatus(status).phrase, headers, body)
 
-    def _api(self, path: str, query: dict[str, list[str]]) -> Response:
-        parts = path.strip("/").split("/")
-        if len(parts) >= 2 and parts[1] == "tournaments":
-            return self._tournament_api(parts)
-        token = (query.get("t") or [""])[0]
-        if len(parts) >= 3 and (
-            parts[2] in self.gw.public_tables or parts[2].rsplit("-", 1)[0] in self.gw.tournaments
-        ):
+    # ------------------------------------------------------------------ hand records
+
+    async def _api(self, path: str, query: dict[str, str]) -> Response:
+        parts = path.strip("/").split("/")[1:]
+        if parts[:1] == ["tournaments"]:
+            return await self._tournament_api(parts[1:])
+        if len(parts) == 3 and parts[0] == "hands" and parts[2].endswith(".json"):
+            return await self._hand(parts[1], parts[2][:-5], query)
+        if len(parts) == 3 and parts[0] == "tables" and parts[2] in _EXPORTS:
+            return await self._export(parts[1], _EXPORTS[parts[2]], query)
+        raise _not_found()
+
+    def _authorize(self, table: str, query: Mapping[str, str]) -> str | None:
+        """The token (``t``) that opens ``table``'s records, None for a public table; 403
+        ``bad_token`` (or ``token_expired``...) otherwise."""
+        if table in self.gw.public_tables or table.rsplit("-", 1)[0] in self.gw.tournaments:
             # a tournament table is public (spectators watch it): so are its hand records,
             # which open only the cards dealt face up or shown (docs/fairness.md)
-            claims: dict[str, Any] = {"t": parts[2]}
-        else:
-            try:
-                # hand records and exports of a friends table are for people holding its invite
-                claims = self.gw.auth.verify(token)
-            except ProtocolError as exc:
-                return self._response(403, f"{exc.code}: {exc.message}\n".encode(), "text/plain")
-        if len(parts) == 4 and parts[1] == "hands" and parts[3].endswith(".json"):
-            table, hand = parts[2], parts[3][:-5]
-            if claims.get("t") != table or not hand.isdigit():
-                return self._response(403, b"not your table\n", "text/plain")
-            record = self.gw._records(table).hand_record(table, int(hand))
-            if record is None:
-                return self._response(404, b"no such hand\n", "text/plain")
-            return self._response(200, json.dumps(record, indent=1).encode(), "application/json")
-        if len(parts) == 4 and parts[1] == "tables" and parts[3] in ("hands.txt", "hands.json"):
-            table = parts[2]
-            if claims.get("t") != table:
-                return self._response(403, b"not your table\n", "text/plain")
-            records = self.gw._records(table).hand_records(table)
-            if parts[3] == "hands.txt":
-                return self._response(
-                    200, to_pokerstars(records).encode(), "text/plain; charset=utf-8"
-                )
-            return self._response(200, to_json(records).encode(), "application/json")
-        return self._response(404, b"not found\n", "text/plain")
+            return None
+        token = query.get("t", "")
+        try:
+            # hand records and exports of a friends table are for people holding its invite
+            claims = self.gw.auth.verify(token)
+        except ProtocolError as exc:
+            raise HttpError(403, exc.code, exc.message) from None
+        if claims.get("t") != table:
+            raise HttpError(403, ErrorCode.BAD_TOKEN, "this token is for another table")
+        return token
 
-    def _tournament_api(self, parts: list[str]) -> Response:
+    def _source(self, table: str) -> tuple[Any, bool]:
+        """Where the records of ``table`` are read, and whether from a worker thread: the
+        SQLite store's read-only reader, or Redis (its client is thread-safe); a
+        ``":memory:"`` store (tests) is read on the loop, no other connection sees it."""
+        records = self.gw._records(table)
+        if records is not self.gw.store:
+            return records, True
+        reader = self._store_reader()
+        return (records, False) if reader is None else (reader, True)
+
+    def _store_reader(self) -> Any:
+        """The SQLite store's reader for worker threads (made once), None if it has none."""
+        if not self._reader_made:
+            make = getattr(self.gw.store, "reader", None)
+            self._reader = make() if make is not None else None
+            self._reader_made = True
+        return self._reader
+
+    async def _hand(self, table: str, number: str, query: Mapping[str, str]) -> Response:
+        self._authorize(table, query)
+        hand = _number(number, "the hand number")
+        source, threaded = self._source(table)
+
+        def job() -> bytes | None:
+            record = source.hand_record(table, hand)
+            return None if record is None else json.dumps(record, indent=1).encode()
+
+        body = await asyncio.to_thread(job) if threaded else job()
+        if body is None:
+            raise _not_found(f"no hand {hand} at this table")
+        return self._response(200, body, "application/json")
+
+    async def _export(self, table: str, fmt: ExportFormat, query: Mapping[str, str]) -> Response:
+        token = self._authorize(table, query)
+        start = _number(query.get("from", "0"), "from")
+        count = min(_number(query.get("count", str(PAGE_HANDS)), "count"), PAGE_HANDS)
+        if count < 1:
+            raise HttpError(400, ErrorCode.OUT_OF_RANGE, "count must be 1 or more")
+        page = await self._page(table, fmt, start, count)
+        headers: dict[str, str] = {}
+        if page.total is not None:
+            headers["X-Total-Count"] = str(page.total)
+        if page.next is not None:
+            fields: dict[str, str | int] = {"from": page.next, "count": count}
+            if token is not None:
+                fields["t"] = token
+            url = f"/api/tables/{quote(table, safe='')}/hands.{fmt}?{urlencode(fields)}"
+            headers["Link"] = f'<{url}>; rel="next"'
+        return self._response(200, page.body, _KINDS[fmt], headers)
+
+    async def _page(self, table: str, fmt: ExportFormat, start: int, count: int) -> Page:
+        """An export page, built in a worker process (the SQLite store: from its file), a
+        thread (Redis), or on the loop (a ``":memory:"`` store of the tests)."""
+        source, threaded = self._source(table)
+        if isinstance(source, RecordReader):
+            job = functools.partial(file_page, str(source.path), table, fmt, start, count, MAX_BODY)
+            return await self.exports.run(job, process=True)
+        build = functools.partial(page_of, source, table, fmt, start, count, max_bytes=MAX_BODY)
+        if not threaded:
+            return build()
+        return await self.exports.run(functools.partial(build, pause=_yield_gil), process=False)
+
+    # ------------------------------------------------------------------ tournaments
+
+    async def _tournament_api(self, parts: list[str]) -> Response:
         """Public: the list of tournaments, each one's state, and its results once finished."""
-        if len(parts) == 2:
+        if not parts:
             body = json.dumps([t.summary() for t in self.gw.tournaments.values()])
             return self._response(200, body.encode(), "application/json")
-        tid = parts[2]
+        tid = parts[0]
         if tid not in self.gw.tournaments:
-            return self._response(404, b"no such tournament\n", "text/plain")
-        if len(parts) == 3:
+            raise HttpError(404, ErrorCode.UNKNOWN_TABLE, "no such tournament")
+        if len(parts) == 1:
             state = self.gw.tournaments[tid].host.public_state()
             return self._response(200, json.dumps(state).encode(), "application/json")
-        if len(parts) == 4 and parts[3] in ("results.csv", "results.json"):
-            text = self.gw.store.get_meta(f"tournament:{tid}:{parts[3]}")
+        if len(parts) == 2 and parts[1] in ("results.csv", "results.json"):
+            key = f"tournament:{tid}:{parts[1]}"
+            reader = self._store_reader()
+            if reader is not None:
+                text = await asyncio.to_thread(reader.get_meta, key)
+            else:
+                text = self.gw.store.get_meta(key)
             if text is None:
-                return self._response(404, b"not finished\n", "text/plain")
-            kind = "text/csv; charset=utf-8" if parts[3].endswith("csv") else "application/json"
+                raise _not_found("not finished")
+            kind = "text/csv; charset=utf-8" if parts[1].endswith("csv") else "application/json"
             return self._response(200, text.encode(), kind)
-        return self._response(404, b"not found\n", "text/plain")
+        raise _not_found()
+
+    # ------------------------------------------------------------------ the browser client
 
     def _static(self, path: str) -> Response:
+        """A file of ``client_web/`` (run in a worker thread: it reads the disk)."""
         if path in ("", "/"):
             path = "/index.html"
-        target = (CLIENT_DIR / path.lstrip("/")).resolve()
-        if CLIENT_DIR not in target.parents or not target.is_file():
-            return self._response(404, b"not found\n", "text/plain")
+        if not path.startswith("/") or len(path) > MAX_STATIC_PATH:
+            raise _not_found()
+        try:
+            target = (CLIENT_DIR / path.lstrip("/")).resolve()
+            if CLIENT_DIR not in target.parents or not target.is_file():
+                raise _not_found()
+            body = target.read_bytes()
+        except (OSError, ValueError):  # a name too long, a NUL byte...
+            raise _not_found() from None
         kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         if kind.startswith("text/") or kind.endswith("javascript"):
             kind += "; charset=utf-8"
-        return self._response(200, target.read_bytes(), kind)
+        return self._response(200, body, kind)

@@ -10,6 +10,11 @@ Typical use by a table server::
     store.write("t1", TableWrite(events=((43, "won", {...}),), record=(12, record),
                                  snapshot=(13, 43, {...}), epoch=epoch))  # at hand end
     to_pokerstars(store.hand_records("t1"), hero="ana")
+    store.hand_page("t1", start=201, count=200)  # [(hand, record), ...]: a page of an export
+    body, hands = export_page(records, "json", max_bytes=4 << 20)  # bytes, hands in it
+
+The store's connection belongs to the asyncio thread; worker threads and processes read with
+``store.reader()``, a :class:`RecordReader` with a read-only connection of its own per call.
 
 A write is all or nothing; a refused or failed one leaves the store as it was and raises a
 :class:`StoreError`: :class:`StoreUnavailable` (retry later), :class:`StaleWriter` (another
@@ -25,14 +30,18 @@ from .batch import (
     StoreUnavailable,
     TableWrite,
 )
-from .export import to_json, to_pokerstars
+from .export import EXPORT_FORMATS, ExportFormat, export_page, to_json, to_pokerstars
 from .handdesc import describe_hand
+from .reader import RecordReader
 from .sqlite_store import HAND_CANCELLED, SCHEMA_VERSION, Event, Store
 
 __all__ = [
+    "EXPORT_FORMATS",
     "HAND_CANCELLED",
     "SCHEMA_VERSION",
     "Event",
+    "ExportFormat",
+    "RecordReader",
     "SequenceError",
     "StaleWriter",
     "Store",
@@ -40,6 +49,7 @@ __all__ = [
     "StoreUnavailable",
     "TableWrite",
     "describe_hand",
+    "export_page",
     "to_json",
     "to_pokerstars",
 ]

@@ -13,6 +13,10 @@ Tracking software needs numbers where Brasseur has names, so: the hand id is the
 ``hand_id`` if numeric, else ``crc32(table) * 10**7 + hand``; the tournament id is the
 tournament's ``id`` if numeric, else its crc32. Times are US Eastern (the ET of PokerStars),
 converted from the record's UTC ``started_at`` with the US daylight-saving rules.
+
+Exports of long histories go by pages (:func:`export_page`): a page is built hand by hand, in
+a worker thread, under a size budget, and the pages of a history put together are exactly the
+whole export (text pages joined by a blank line; JSON pages' lists one after the other).
 """
 
 from __future__ import annotations
@@ -20,14 +24,18 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from .handdesc import describe_hand
 
-__all__ = ["to_json", "to_pokerstars"]
+__all__ = ["EXPORT_FORMATS", "ExportFormat", "export_page", "to_json", "to_pokerstars"]
+
+ExportFormat = Literal["txt", "json"]
+EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = ("txt", "json")
+"""PokerStars text (``hands.txt``) and a JSON array (``hands.json``)."""
 
 _STREETS: Final = ("preflop", "flop", "turn", "river")
 _BOARD_SIZE: Final = {"flop": 3, "turn": 4, "river": 5}
@@ -36,8 +44,10 @@ _HAND_ID_FACTOR: Final = 10**7
 
 
 def to_json(records: list[dict[str, Any]]) -> str:
-    """The records as one JSON array, keys sorted (stable output for diffs and archives)."""
-    return json.dumps(records, ensure_ascii=False, sort_keys=True, indent=2)
+    """The records as one JSON array, keys sorted (stable output for diffs and archives):
+    ``json.dumps(records, ensure_ascii=False, sort_keys=True, indent=2)``, built hand by hand
+    (:func:`export_page` makes the same text a page at a time)."""
+    return _join([_hand_text(r, "json", None) for r in records], "json")
 
 
 def to_pokerstars(records: list[dict[str, Any]], hero: str | None = None) -> str:
@@ -50,6 +60,60 @@ def to_pokerstars(records: list[dict[str, Any]], hero: str | None = None) -> str
     record (a player without ``seat``, a non-numeric amount...).
     """
     return "\n\n".join(_render(record, hero) for record in records)
+
+
+def export_page(
+    records: Iterable[Mapping[str, Any]],
+    fmt: ExportFormat,
+    *,
+    max_bytes: int,
+    hero: str | None = None,
+    pause: Callable[[], None] | None = None,
+) -> tuple[bytes, int]:
+    """A page of an export: ``(body, hands)``, the UTF-8 text of the first records of
+    ``records`` that fit in ``max_bytes``, and how many they are. A page holds at least one
+    hand (if any), even one larger than the budget: a hand record is bounded by the table
+    (ten seats, a few hundred actions), far below any sensible budget.
+
+    ``pause`` is called after each hand: a worker thread passes ``time.sleep(0)`` there to
+    hand the GIL back to the event loop between hands. Raises as :func:`to_pokerstars` on a
+    malformed record."""
+    parts: list[bytes] = []
+    size = len(_OPEN[fmt]) + len(_CLOSE[fmt])
+    for record in records:
+        part = _hand_text(record, fmt, hero).encode()
+        grown = size + len(part) + (len(_SEPARATOR[fmt]) if parts else 0)
+        if parts and grown > max_bytes:
+            break
+        parts.append(part)
+        size = grown
+        if pause is not None:
+            pause()
+    if not parts:
+        return _EMPTY[fmt], 0
+    return _OPEN[fmt] + _SEPARATOR[fmt].join(parts) + _CLOSE[fmt], len(parts)
+
+
+# a JSON array of indent 2, as json.dumps writes it: its elements are indented once more
+_OPEN: Final[dict[str, bytes]] = {"txt": b"", "json": b"[\n  "}
+_SEPARATOR: Final[dict[str, bytes]] = {"txt": b"\n\n", "json": b",\n  "}
+_CLOSE: Final[dict[str, bytes]] = {"txt": b"", "json": b"\n]"}
+_EMPTY: Final[dict[str, bytes]] = {"txt": b"", "json": b"[]"}
+
+
+def _hand_text(record: Mapping[str, Any], fmt: ExportFormat, hero: str | None) -> str:
+    """One hand as it appears in an export. In JSON, an element of the array: no string of
+    JSON holds a raw line break (json escapes them), so every line break is indentation."""
+    if fmt == "txt":
+        return _render(record, hero)
+    text = json.dumps(record, ensure_ascii=False, sort_keys=True, indent=2)
+    return text.replace("\n", "\n  ")
+
+
+def _join(parts: list[str], fmt: ExportFormat) -> str:
+    if not parts:
+        return _EMPTY[fmt].decode()
+    return _OPEN[fmt].decode() + _SEPARATOR[fmt].decode().join(parts) + _CLOSE[fmt].decode()
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from types import TracebackType
 from typing import Any, Final, Literal
 
 from .batch import Event, SequenceError, StoreUnavailable, TableWrite
+from .reader import RecordReader, hand_count, hand_page, hand_record, hand_texts
 
 __all__ = ["HAND_CANCELLED", "SCHEMA_VERSION", "Event", "Store"]
 
@@ -395,6 +396,34 @@ class Store:
             (table, _dump(config)),
         )
 
+    def drop_table(self, table: str) -> None:
+        """Forget ``table``: its definition, event log, snapshots and seat-token nonces, in
+        one transaction (it is not restored any more). Its hand records are kept: they are
+        the players' hand histories (exports, verification)."""
+        prefix = f"nonce:{table}:"
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql in (
+                    "DELETE FROM tables WHERE table_id = ?",
+                    "DELETE FROM events WHERE table_id = ?",
+                    "DELETE FROM snapshots WHERE table_id = ?",
+                ):
+                    self._db.execute(sql, (table,))
+                self._db.execute(
+                    "DELETE FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+        except sqlite3.Error as exc:
+            raise _unavailable(f"table {table!r}", exc) from exc
+        self._last.pop(table, None)
+
+    def delete_meta(self, key: str) -> None:
+        self._write("DELETE FROM meta WHERE key = ?", (key,))
+
     def tables(self) -> list[tuple[str, dict[str, Any]]]:
         """Every saved table definition, in order of first save."""
         cursor = self._db.execute("SELECT table_id, config FROM tables ORDER BY rowid")
@@ -450,17 +479,39 @@ class Store:
         )
 
     def hand_record(self, table: str, hand: int) -> dict[str, Any] | None:
-        row = self._db.execute(
-            "SELECT record FROM hand_records WHERE table_id = ? AND hand = ?", (table, hand)
-        ).fetchone()
-        return None if row is None else _load(row[0])
+        """The record of hand ``hand``, or None (a number SQLite cannot hold included)."""
+        return hand_record(self._db, table, hand)
 
-    def hand_records(self, table: str) -> list[dict[str, Any]]:
-        """Every hand record of ``table``, in hand order."""
-        cursor = self._db.execute(
-            "SELECT record FROM hand_records WHERE table_id = ? ORDER BY hand", (table,)
-        )
-        return [_load(r) for (r,) in cursor]
+    def hand_records(
+        self, table: str, start: int = 0, count: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The hand records of ``table`` in hand order: every one, or a page of at most
+        ``count`` from hand ``start`` on (:meth:`hand_page` gives their numbers too)."""
+        return [record for _, record in hand_page(self._db, table, start, count)]
+
+    def hand_page(
+        self, table: str, start: int = 0, count: int | None = None
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """``(hand, record)`` of at most ``count`` hands of ``table`` from hand ``start`` on,
+        in hand order: a page of an export (the next page starts after its last hand)."""
+        return hand_page(self._db, table, start, count)
+
+    def hand_texts(
+        self, table: str, start: int = 0, count: int | None = None
+    ) -> list[tuple[int, str]]:
+        """As :meth:`hand_page`, each record left as its stored JSON text."""
+        return hand_texts(self._db, table, start, count)
+
+    def hand_count(self, table: str) -> int:
+        """How many hand records ``table`` has."""
+        return hand_count(self._db, table)
+
+    def reader(self) -> RecordReader | None:
+        """A read-only view of this store's file for worker threads and processes (reads off
+        the event loop), or None for a ``":memory:"`` store, which no other connection sees."""
+        if self._path in ("", ":memory:") or self._path.startswith("file:"):
+            return None
+        return RecordReader(self._path)
 
     # -- settings -------------------------------------------------------------------------
 

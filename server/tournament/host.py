@@ -323,6 +323,9 @@ class TournamentHost:
         pending = self.pending.pop(dec.player_id, None)
         if pending is not None:
             client, ref = pending
+            registered = getattr(client, "registered", None)
+            if isinstance(registered, set):  # refused: this person has no entry (may retry)
+                registered.discard(self.tid)
             text = dec.detail or dec.reason.value.replace("_", " ")
             client.deliver(
                 encode(m.Error(code=f"tournament.{dec.reason.value}", message=text, ref=ref))

@@ -373,6 +373,25 @@ class RedisTableStore:
         pipe.srem(self._tables_key, table)
         pipe.execute()
 
+    # -- pages of hand records (exports, server.gateway.http: called from a worker thread) --
+
+    def hand_texts(
+        self, table: str, start: int = 0, count: int | None = None
+    ) -> list[tuple[int, str]]:
+        """``(hand, record as JSON text)`` of at most ``count`` hands of ``table`` from hand
+        ``start`` on, in hand order: one page of an export (HKEYS, then HMGET of the page)."""
+        key = self._key(table, "records")
+        hands = sorted(h for h in (int(_text(k)) for k in self.client.hkeys(key)) if h >= start)
+        hands = hands if count is None else hands[: max(count, 0)]
+        if not hands:
+            return []
+        texts = self.client.hmget(key, [str(h) for h in hands])
+        return [(h, _text(t)) for h, t in zip(hands, texts, strict=True) if t is not None]
+
+    def hand_count(self, table: str) -> int:
+        """How many hand records ``table`` has."""
+        return int(self.client.hlen(self._key(table, "records")))
+
 
 def _raise_refusal(table: str, batch: TableWrite, code: Any, value: Any) -> None:
     """Raise what the write script's ``code`` says it refused (nothing for a write done)."""

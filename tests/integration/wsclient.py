@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -109,6 +110,9 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.invites: dict[str, str] = {}
         self.starts = 0
+        self.nofile: int | None = None
+        """A descriptor limit (soft and hard) for the server process."""
+        self.env: dict[str, str] = {}
 
     @property
     def invite(self) -> str:
@@ -129,9 +133,17 @@ class Server:
         args = [sys.executable, "-m", "server", "--port", str(self.port), "--data", str(self.data)]
         for key, value in self.options.items():
             args += [f"--{key.replace('_', '-')}", str(value)]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        nofile = self.nofile
+
+        def limit() -> None:
+            if nofile is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
         with out.open("wb") as stdout, err.open("wb") as stderr:
-            self.proc = subprocess.Popen(args, cwd=ROOT, stdout=stdout, stderr=stderr, env=env)
+            self.proc = subprocess.Popen(
+                args, cwd=ROOT, stdout=stdout, stderr=stderr, env=env, preexec_fn=limit
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -225,13 +237,19 @@ class WsClient:
         *,
         seqs: dict[str, int] | None = None,
         read: bool = True,
+        source: str | None = None,
+        origin: str | None = None,
     ) -> WsClient:
+        """``source``: the local address to connect from (127.0.0.2 is another person to the
+        server's per-address limits); ``origin``: the Origin header a browser would send."""
         ws = await websockets.connect(
             f"ws://127.0.0.1:{port}/ws",
             open_timeout=5,
             close_timeout=1,
             max_size=2**21,
             ping_interval=None,
+            origin=origin,  # type: ignore[arg-type]
+            **({"local_addr": (source, 0)} if source else {}),
         )
         client = cls(ws, name, seqs)
         OPEN.add(client)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.store import Store, describe_hand, to_json, to_pokerstars
+from server.store import (
+    EXPORT_FORMATS,
+    Store,
+    describe_hand,
+    export_page,
+    to_json,
+    to_pokerstars,
+)
 
 from .hands import preflop_win_hand, side_pot_hand, split_pot_hand
 
@@ -294,3 +303,99 @@ def test_export_from_the_store(tmp_path: Path) -> None:
         records = store.hand_records("t1")
     assert to_pokerstars(records, hero="ana") == "\n\n".join([PREFLOP_WIN, SPLIT_POT])
     assert json.loads(to_json(records)) == [preflop_win_hand(), split_pot_hand()]
+
+
+# -- pages of an export (issue 11: long histories by pages, built off the event loop) ------
+
+
+def _history(count: int) -> list[dict[str, Any]]:
+    makers = (split_pot_hand, side_pot_hand, preflop_win_hand)
+    records = []
+    for hand in range(1, count + 1):
+        record = makers[hand % 3]()
+        record.update(hand=hand, table="t1", note={"é": [], "\u2028": {}, "n": "a\nb"})
+        records.append(record)
+    return records
+
+
+def test_to_json_is_the_indented_dump_of_the_list() -> None:
+    records = _history(7)
+    assert to_json(records) == json.dumps(records, ensure_ascii=False, sort_keys=True, indent=2)
+    assert to_json(records[:1]) == json.dumps(
+        records[:1], ensure_ascii=False, sort_keys=True, indent=2
+    )
+
+
+@pytest.mark.parametrize("budget", [1, 2_500, 9_000, 10**7])
+def test_pages_put_together_are_the_whole_export(budget: int) -> None:
+    records = _history(23)
+    whole = {"txt": to_pokerstars(records).encode(), "json": to_json(records).encode()}
+    for fmt in EXPORT_FORMATS:
+        pages: list[bytes] = []
+        pauses: list[int] = []
+        pause = functools.partial(pauses.append, 1)
+        done = 0
+        while done < len(records):
+            body, hands = export_page(records[done:], fmt, max_bytes=budget, pause=pause)
+            assert hands >= 1  # at least one hand, whatever the budget
+            assert len(body) <= budget or hands == 1
+            pages.append(body)
+            done += hands
+        assert len(pauses) == len(records)  # the GIL is offered back after each hand
+        if fmt == "json":
+            assert [r for page in pages for r in json.loads(page)] == records
+        else:
+            assert b"\n\n".join(pages) == whole[fmt]
+        if budget == 10**7:
+            assert pages == [whole[fmt]]
+        assert export_page([], fmt, max_bytes=budget) == ((b"[]" if fmt == "json" else b""), 0)
+
+
+def test_the_store_reads_pages_and_so_does_its_reader_in_another_thread(tmp_path: Path) -> None:
+    records = _history(30)
+    with Store(tmp_path / "s.db") as store:
+        for record in records:
+            if record["hand"] % 7:  # some hands have no record (cancelled)
+                store.save_hand_record("t1", record["hand"], record)
+        store.save_hand_record("t2", 1, preflop_win_hand())
+        kept = [r for r in records if r["hand"] % 7]
+        assert store.hand_records("t1") == kept
+        assert store.hand_count("t1") == len(kept) and store.hand_count("t3") == 0
+        assert store.hand_records("t1", start=7, count=3) == kept[6:9]  # no hand 7
+        assert [h for h, _ in store.hand_page("t1", 7, 3)] == [8, 9, 10]
+        assert [(h, json.loads(t)) for h, t in store.hand_texts("t1", 28)] == [
+            (h, r) for h, r in store.hand_page("t1", 28)
+        ]
+        for huge in (2**63, 10**30, -(10**30)):  # numbers typed in a URL: no OverflowError
+            assert store.hand_record("t1", huge) is None
+        assert store.hand_page("t1", 10**30) == [] and store.hand_page("t1", -(10**30)) != []
+        assert store.hand_page("t1", 0, 0) == [] and store.hand_page("t1", 0, 10**30) != []
+        reader = store.reader()
+        assert reader is not None
+        with ThreadPoolExecutor(2) as pool:  # its own read-only connection in each thread
+            page = pool.submit(reader.hand_page, "t1", 7, 3).result()
+            assert page == store.hand_page("t1", 7, 3)
+            assert pool.submit(reader.hand_count, "t1").result() == len(kept)
+            assert pool.submit(reader.hand_record, "t2", 1).result() == preflop_win_hand()
+            assert pool.submit(reader.hand_record, "t2", 10**30).result() is None
+            store.set_meta("k", "v")  # the writer is not blocked, the reader sees the commit
+            assert pool.submit(reader.get_meta, "k").result() == "v"
+            texts = pool.submit(reader.hand_texts, "t1", 0, 2).result()
+            assert [json.loads(t) for _, t in texts] == kept[:2]
+    with Store(":memory:") as memory:
+        assert memory.reader() is None  # no other connection sees a memory database
+
+
+def test_redis_tables_give_pages_too(redis_url: str, redis_prefix: str) -> None:
+    redis = pytest.importorskip("redis")
+    from server.tournament.redis_store import RedisTableStore
+
+    store = RedisTableStore(redis.Redis.from_url(redis_url), redis_prefix)
+    records = _history(12)
+    for record in records:
+        store.save_hand_record("t1", record["hand"], record)
+    assert store.hand_count("t1") == 12 and store.hand_count("t2") == 0
+    page = store.hand_texts("t1", start=10, count=5)
+    assert [(h, json.loads(t)) for h, t in page] == [(r["hand"], r) for r in records[9:]]
+    assert [h for h, _ in store.hand_texts("t1", count=3)] == [1, 2, 3]
+    assert store.hand_texts("t1", start=13) == [] and store.hand_texts("t2") == []

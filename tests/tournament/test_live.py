@@ -23,6 +23,7 @@ from bots.client import Bot
 from bots.strategies import CallingStation, RandomLegal, TightAggressive
 from server.dealing import Signer
 from server.gateway.app import Gateway
+from server.gateway.limits import Limits
 from server.store import Store
 from server.table.clock import AcceleratedClock
 from server.tournament import Deal, FinalTable, HandForHand, MovePlayer, TableAssignment
@@ -31,6 +32,9 @@ from server.tournament.prizes import points_by_place
 CONFIG = Path(__file__).parent / "configs" / "live_200.toml"
 PLAYERS = 200
 STACK = 3000
+
+ONE_ADDRESS = Limits(connections_per_address=0, registrations_per_address=0, tables_per_address=0)
+"""Every bot connects from 127.0.0.1: one address, lifted limits (tests/conftest.py)."""
 
 
 class Audit:
@@ -116,7 +120,7 @@ async def test_200_bots_play_a_tournament_to_one_winner_on_live_tables(
 ) -> None:
     caplog.set_level(logging.WARNING)
     store = Store(tmp_path / "brasseur.sqlite")
-    gateway = Gateway(store, Signer.generate(), clock=AcceleratedClock(30.0))
+    gateway = Gateway(store, Signer.generate(), clock=AcceleratedClock(30.0), limits=ONE_ADDRESS)
     gateway.add_tournament("live", CONFIG.read_text())
     audit = Audit(gateway, "live")
     gateway.tournaments["live"].host.observers.append(audit)

@@ -21,6 +21,7 @@ import pytest_asyncio
 from protocol import messages as m
 from server.dealing import Signer
 from server.gateway.app import Gateway
+from server.gateway.limits import Limits
 from server.store import Store
 from server.table.clock import FakeClock
 from tests.integration.wsclient import OPEN, WsClient
@@ -87,6 +88,9 @@ showdown_seconds = 1
 """Six players at two tables of three, five paid: one elimination from the money from the
 first hand, so every hand is played hand-for-hand (cdc 2.7)."""
 
+ONE_ADDRESS = Limits(connections_per_address=0, registrations_per_address=0, tables_per_address=0)
+"""Every bot connects from 127.0.0.1: one address, lifted limits (tests/conftest.py)."""
+
 
 def seat_at(client: WsClient) -> int | None:
     """The client's seat at its current tournament table (from the last ``moved``)."""
@@ -99,7 +103,9 @@ class Cup:
 
     def __init__(self, data: Path, config: str) -> None:
         self.clock = FakeClock()
-        self.gateway = Gateway(Store(data / "brasseur.sqlite"), Signer.generate(), clock=self.clock)
+        self.gateway = Gateway(
+            Store(data / "brasseur.sqlite"), Signer.generate(), clock=self.clock, limits=ONE_ADDRESS
+        )
         self.live = self.gateway.add_tournament(TID, config)
         self.port = 0
         self.players: list[WsClient] = []

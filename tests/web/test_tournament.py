@@ -104,9 +104,10 @@ def tournament_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tour
         assert found, created.stdout
         directors[tid] = found.group(1)
     args = ["--port", str(port), "--data", str(data), "--clock-speed", "10"]
-    with serve(args, data, ready="director's console") as printed:
+    with serve(args, data, ready=f"?tournament=web{ATTEMPTS}") as printed:
         for tid in directors:
             assert f"Tournament {tid!r}" in printed, printed
+        assert "director=" not in printed  # printed once, at creation (issue 11)
         yield TournamentServer(port=port, data=data, directors=directors)
 
 
