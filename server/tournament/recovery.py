@@ -1,20 +1,21 @@
 """The director's side of a table rebuilt from its snapshot after its process died (Redis
 coordinator, :mod:`server.tournament.redis_coordinator`): the hand the director still believes
 in play there is closed with a :class:`~server.table.report.HandEnded`, so the chips always
-balance.
+balance; the reports of a table the director no longer directs (its old owner, taken for dead
+while it was still running it) are refused (:func:`stale_table_report`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from .coordinator import DirectorLoop
 from .decisions import Bust, HandEnded, Instruction
 from .director import Director
 
-__all__ = ["close_recovered_hand", "hand_record_summary"]
+__all__ = ["TABLE_REPORTS", "close_recovered_hand", "hand_record_summary", "stale_table_report"]
 
 log = logging.getLogger("brasseur.tournament")
 
@@ -27,6 +28,38 @@ def hand_record_summary(record: Mapping[str, Any]) -> dict[str, Any]:
         "final": {str(s): int(v) for s, v in record["final_stacks"].items()},
         "winners": sorted({int(w) for pot in record["pots"] for w in pot["winners"]}),
     }
+
+
+TABLE_REPORTS: Final = frozenset({"ready", "allin", "ended"})
+"""The reports a table makes about its hands."""
+
+
+def stale_table_report(
+    kind: str,
+    data: Mapping[str, Any],
+    proc: str,
+    directory: Mapping[int, str],
+    adopting: Mapping[int, str],
+) -> str | None:
+    """Why the table report ``kind`` from process ``proc`` comes from a table the director no
+    longer directs (None: it does). A live process taken for dead (stalled under load) runs
+    its table until it applies the batch giving it away: its ``ready`` handled after the new
+    owner's ``recovered`` would deal a hand nobody plays (the old table is closed, the rebuilt
+    one not started yet), and the rebuilt table's own ``ready`` would then be refused
+    ("asked to deal during hand N") forever. Until the new owner's ``recovered`` is handled,
+    no table runs it for the director (the hand in play is closed then)."""
+    if kind not in TABLE_REPORTS:
+        return None
+    try:
+        table = int(data["table"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if table in adopting:
+        return f"table {table} is being taken over by {adopting[table]}"
+    owner = directory.get(table)
+    if owner is not None and owner != proc:
+        return f"table {table} runs in {owner} now"
+    return None
 
 
 def close_recovered_hand(

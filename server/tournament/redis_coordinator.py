@@ -38,7 +38,9 @@ in play (the hand as completed if its record was saved, else cancelled with the 
 stacks, so the chips always balance) and publishes the director's seating of the table
 (``sync``); the owner makes the recovered table match it (a move, a stack change the dead
 process never applied), starts it, and every process re-attaches the connections it holds of
-the table's players (a ``moved`` with the new process's url when it is another one). A table
+the table's players (a ``moved`` with the new process's url when it is another one). The reports
+of a table from a process that no longer runs it (a live process taken for dead) are refused
+(:func:`~server.tournament.recovery.stale_table_report`). A table
 that stops in a live process (its writes refused, a bug) is given back (``orphaned``) and
 taken over the same way (:mod:`server.tournament.redis_tables`).
 
@@ -81,6 +83,7 @@ from .decisions import FinalTable, Finished, HandEnded, Instruction, TableAssign
 from .director import Director
 from .host import TournamentHost
 from .lease import Lease
+from .recovery import stale_table_report
 from .redis_link import RedisLink, as_text, stream_id
 from .redis_placing import place, recovered, seating, take_over
 from .redis_reports import ReportQueue
@@ -519,6 +522,10 @@ class RedisCoordinator:
     ) -> list[Instruction]:
         if kind == "recovered":
             return recovered(st, data, proc, now, done.synced, self.tid)
+        stale = stale_table_report(kind, data, proc, st.directory, st.adopting)
+        if stale is not None:  # from a table given away: never deal a hand nobody plays
+            log.warning("tournament %s: %s of %s refused: %s", self.tid, kind, proc, stale)
+            return []
         if kind == "orphaned":
             for table in data.get("tables", []):
                 if st.directory.get(int(table)) == proc:
