@@ -168,6 +168,11 @@ class Lease:
                 elif not await self.renew() and on_lost is not None:
                     await on_lost()
             except RedisError as exc:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # redis-py may turn a cancellation mid-command into a connection error:
+                    # a cancelled holder stops (it used to loop on, renewing forever)
+                    raise asyncio.CancelledError from exc
                 log.warning("lease %s (%s): %s", self.key, self.owner, exc)
                 if self.held and time.monotonic() >= self.valid_until:
                     self.held = False
