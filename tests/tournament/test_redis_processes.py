@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -43,6 +44,38 @@ async def until(predicate: object, timeout: float, what: str) -> None:
     while not predicate():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         await asyncio.sleep(0.1)
+
+
+def mixed_bots(urls: list[str], players: int) -> list[Bot]:
+    """``players`` bots of three strategies, bot i on ``urls[i % n]`` and knowing them all."""
+    strategies = [RandomLegal, TightAggressive, CallingStation]
+    bots = []
+    for i in range(players):
+        kind = strategies[i % 3]
+        strategy = kind(random.Random(i)) if kind is RandomLegal else kind()
+        url = urls[i % len(urls)]
+        bots.append(Bot(url, strategy, nickname=f"bot{i}", rng=random.Random(i), urls=urls))
+    return bots
+
+
+async def register_and_play(bots: list[Bot], tid: str) -> list[asyncio.Task[Any]]:
+    """Connect and register every bot, then let each play the tournament in a task."""
+    for bot in bots:
+        await bot.connect()
+    await asyncio.gather(*(bot.register(tid) for bot in bots))
+    return [asyncio.create_task(bot.play_tournament()) for bot in bots]
+
+
+async def until_every_process_plays(cluster: list[Server], hands: int) -> None:
+    """Every process runs tables (the friends table aside) and has played ``hands`` hands."""
+
+    def busy() -> bool:
+        return all(
+            metric(s, "brasseur_tables") >= 2 and metric(s, "brasseur_hands_total") >= hands
+            for s in cluster
+        )
+
+    await until(busy, 30, "hands on every process")
 
 
 @pytest.fixture
@@ -89,34 +122,10 @@ async def test_a_killed_process_is_taken_over_and_the_tournament_finishes(
     cluster: list[Server], redis_url: str, redis_prefix: str
 ) -> None:
     client = redis.Redis.from_url(redis_url)
-    urls = [s.url for s in cluster]
-    strategies = [RandomLegal, TightAggressive, CallingStation]
-    bots = []
-    for i in range(PLAYERS):
-        kind = strategies[i % 3]
-        strategy = kind(random.Random(i)) if kind is RandomLegal else kind()
-        bot = Bot(
-            urls[i % 2],
-            strategy,
-            nickname=f"bot{i}",
-            rng=random.Random(i),
-            urls=urls,
-        )
-        bots.append(bot)
+    bots = mixed_bots([s.url for s in cluster], PLAYERS)
     try:
-        for bot in bots:
-            await bot.connect()
-        await asyncio.gather(*(bot.register(TID) for bot in bots))
-        playing = [asyncio.create_task(bot.play_tournament()) for bot in bots]
-
-        # both processes run tables (the friends table aside) and have played hands
-        def both_busy() -> bool:
-            return all(
-                metric(s, "brasseur_tables") >= 2 and metric(s, "brasseur_hands_total") >= 20
-                for s in cluster
-            )
-
-        await until(both_busy, 30, "hands on both processes")
+        playing = await register_and_play(bots, TID)
+        await until_every_process_plays(cluster, 20)
         await asyncio.sleep(1.0)  # hands in progress everywhere
         holder = client.get(f"{redis_prefix}:t:{TID}:lease")
         assert holder is not None

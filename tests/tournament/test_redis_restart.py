@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import subprocess
 import sys
 import time
@@ -26,8 +25,6 @@ import msgpack
 import pytest
 import redis
 
-from bots.client import Bot
-from bots.strategies import CallingStation, RandomLegal, TightAggressive
 from server.dealing import Signer
 from server.table.clock import FakeClock
 from server.table.dealer import CsprngDealer
@@ -47,7 +44,13 @@ from server.tournament.redis_tables import TableKeeper
 from tests.integration.wsclient import ROOT, Server
 
 from ..redis_server import RedisServer, free_port
-from .test_redis_processes import metric, until
+from .test_redis_processes import (
+    metric,
+    mixed_bots,
+    register_and_play,
+    until,
+    until_every_process_plays,
+)
 
 CONFIG = Path(__file__).parent / "configs" / "restart_60.toml"
 PLAYERS = 60
@@ -124,28 +127,12 @@ def open_tables(server: Server) -> set[str]:
 async def test_a_tournament_survives_a_redis_restart_with_aof(
     cluster: list[Server], aof_redis: RedisServer
 ) -> None:
-    urls = [s.url for s in cluster]
-    strategies = [RandomLegal, TightAggressive, CallingStation]
-    bots = []
-    for i in range(PLAYERS):
-        kind = strategies[i % 3]
-        strategy = kind(random.Random(i)) if kind is RandomLegal else kind()
-        bots.append(Bot(urls[i % 2], strategy, nickname=f"bot{i}", rng=random.Random(i), urls=urls))
+    bots = mixed_bots([s.url for s in cluster], PLAYERS)
     client = redis.Redis.from_url(aof_redis.url)
     store = RedisTableStore(client, f"{PREFIX}:t:{TID}")
     try:
-        for bot in bots:
-            await bot.connect()
-        await asyncio.gather(*(bot.register(TID) for bot in bots))
-        playing = [asyncio.create_task(bot.play_tournament()) for bot in bots]
-
-        def both_busy() -> bool:
-            return all(
-                metric(s, "brasseur_tables") >= 2 and metric(s, "brasseur_hands_total") >= 10
-                for s in cluster
-            )
-
-        await until(both_busy, 30, "hands on both processes")
+        playing = await register_and_play(bots, TID)
+        await until_every_process_plays(cluster, 10)
         await asyncio.sleep(0.5)  # hands in progress everywhere
         before = table_hands(store)
         client.close()
