@@ -215,7 +215,7 @@ class Betting(HandState, Interpreter):
                 "an out-of-turn declaration is already recorded",
                 p.cite("oot"),
             )
-        self.oot[i] = OotRecord(say=say, chips=command.chips, cb=self.cb)
+        self.oot[i] = OotRecord(say=say, chips=command.chips, cb=self.cb, pot=sum(self.contrib))
         self.last_motion = -1
         self.events.append(
             OutOfTurn(
@@ -257,6 +257,7 @@ class Betting(HandState, Interpreter):
                 allin=self.allin[i],
                 rule=d.rule,
                 note=d.note,
+                out_of_turn=not advance_turn,
             )
         )
         self.acted[i] = True

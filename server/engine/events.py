@@ -76,6 +76,9 @@ class Acted:
     allin: bool
     rule: str = ""
     note: str = ""
+    out_of_turn: bool = False
+    """Applied at once, before the player's turn (a fold out of turn, cdc 9.3, tda 40-A): it
+    takes effect, and belongs in a hand history, where the turn reaches the player."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,9 +8,9 @@ they *push* in one motion. This module only reads the hand's state and returns a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from .commands import Form, Say, Verb
+from .decision import Decision, Kind
 from .errors import ErrorCode, RuleError
 from .profile import (
     Abbreviated,
@@ -21,34 +21,15 @@ from .profile import (
     PlusForm,
     PotDeclaration,
     Profile,
+    ShortDeclaredRaise,
     SingleChipRaise,
     UndersizedChip,
 )
+from .raises import ShortRaise, judge_short_raise
 
 __all__ = ["Decision", "Interpreter", "Kind", "OotOutcome", "OotRecord"]
 
 MAX_CHIPS_PER_MOTION = 200
-
-
-class Kind(Enum):
-    FOLD = "fold"
-    CHECK = "check"
-    CALL = "call"
-    RAISE = "raise"
-    PEND_RAISE = "pend_raise"
-    """A bet or raise was declared; its amount is still to come (cdc 9.3, tda 38-B)."""
-    PEND_CHECK = "pend_check"
-    """Check facing a bet: the player must call or fold, no raise (cdc 9.4)."""
-    PEND_COMMIT = "pend_commit"
-    """An undersized chip goes in; the player must call or fold (cdc 9.12)."""
-
-
-@dataclass(slots=True)
-class Decision:
-    kind: Kind
-    to: int = 0
-    rule: str = ""
-    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +38,9 @@ class OotRecord:
     chips: tuple[int, ...] | None
     cb: int
     """The bet to match when the gesture was made: if it changed, the action changed."""
+    pot: int = 0
+    """The chips bet in the hand when the gesture was made: if they grew while the bet to
+    match stayed, someone called (ligue 6.14: « gage un montant moindre ou égale »)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,22 +314,34 @@ class Interpreter:
         return Decision(Kind.RAISE, to=allin_to, rule=p.cite("allin"))
 
     def _declared_to(self, i: int, to: int, rule: str) -> Decision:
-        """A declared bet or raise to ``to``: a short one is completed (cdc 9.10, ligue 6.13)."""
+        """A declared bet or raise to ``to``. A short bet is completed (cdc 9.10, ligue 6.13);
+        a short raise is completed (cdc 9.10, tda 42-C, ligue 6.13, fpc 18-16) or, under
+        casino/fausse-relance, judged by the 50 % rule (``short_declared_raise``)."""
+        p = self.profile
         allin_to = self.committed[i] + self.stack[i]
         min_to = self.min_to()
         if to >= allin_to:
             return Decision(Kind.RAISE, to=allin_to, rule=rule)
-        if to < min_to:
+        if to >= min_to:
+            return Decision(Kind.RAISE, to=to, rule=rule)
+        if self.cb == 0:
             target = min(min_to, allin_to)
-            what = "bet" if self.cb == 0 else "raise"
-            key = "underbet" if self.cb == 0 else "fifty"
             return Decision(
                 Kind.RAISE,
                 to=target,
-                rule=self.profile.cite(key),
-                note=f"declared {what} to {to} is short: completed to {target}",
+                rule=p.cite("underbet"),
+                note=f"declared bet to {to} is short: completed to {target}",
             )
-        return Decision(Kind.RAISE, to=to, rule=rule)
+        if p.short_declared_raise is ShortDeclaredRaise.FIFTY:
+            short = ShortRaise(to, self.cb, self.committed[i], min_to, allin_to, declared=True)
+            return judge_short_raise(short, p.cite("short_declared_raise"))
+        target = min(min_to, allin_to)
+        return Decision(
+            Kind.RAISE,
+            to=target,
+            rule=p.cite("short_declared_raise"),
+            note=f"declared raise to {to} is short: completed to {target}",
+        )
 
     def _silent_chips(self, i: int, chips: tuple[int, ...]) -> Decision:
         p = self.profile
@@ -467,20 +463,7 @@ class Interpreter:
         min_to = self.min_to()
         if to >= min_to:
             return Decision(Kind.RAISE, to=to)
-        if 2 * (to - cb) >= min_to - cb:
-            target = min(min_to, allin_to)
-            return Decision(
-                Kind.RAISE,
-                to=target,
-                rule=p.cite("fifty"),
-                note=f"{to} is at least half a raise: completed to {target}",
-            )
-        kind = Kind.CALL if cb > c else Kind.CHECK
-        return Decision(
-            kind,
-            rule=p.cite("fifty"),
-            note=f"{to} is less than half a raise: {kind.value}, change returned",
-        )
+        return judge_short_raise(ShortRaise(to, cb, c, min_to, allin_to), p.cite("fifty"))
 
     # ------------------------------------------------------------------ out of turn
 
@@ -488,37 +471,14 @@ class Interpreter:
         """An out-of-turn gesture when the player's turn comes (cdc 9.3, tda 40-A, fpc 18-4;
         casino and ligue 6.14 variants)."""
         p = self.profile
-        unchanged = self.cb == record.cb
         mode = p.out_of_turn
         if mode is OutOfTurn.LIGUE:
-            announced = self._announced_to(i, record)
-            if unchanged:
-                if announced > self.cb and self.cb <= self.committed[i]:
-                    return OotOutcome(
-                        Decision(Kind.CHECK, rule=p.cite("oot")),
-                        note="the player in turn checked: the offender may only check",
-                    )
-            elif self.cb <= announced:
-                return OotOutcome(
-                    None,
-                    status="released",
-                    no_raise=True,
-                    note="bet no more than announced: call or fold",
-                )
-            else:
-                return OotOutcome(
-                    None, status="released", note="bet more than announced: every option"
-                )
-        if not unchanged:
+            outcome = self._ligue_oot(i, record)
+            if outcome is not None:
+                return outcome
+        elif self.cb != record.cb:
             if mode is OutOfTurn.CASINO:
-                commit = min(sum(record.chips or ()), self.cb - self.committed[i], self.stack[i])
-                return OotOutcome(
-                    None,
-                    status="released",
-                    no_raise=True,
-                    commit=commit,
-                    note="a raise came before: call or fold only; chips committed",
-                )
+                return self._casino_oot_raised(i, record)
             return OotOutcome(
                 None,
                 status="released",
@@ -531,6 +491,47 @@ class Interpreter:
         if decision.kind is Kind.PEND_RAISE or decision.kind is Kind.PEND_CHECK:
             return OotOutcome(None, status="discarded", note="incomplete declaration")
         return OotOutcome(decision, status="bound", note="the action has not changed: binding")
+
+    def _ligue_oot(self, i: int, record: OotRecord) -> OotOutcome | None:
+        """ligue 6.14 by what the players in turn did; None when the offender is bound
+        (case 1: they folded; or they checked and he had announced a check)."""
+        announced = self._announced_to(i, record)
+        wagered = self.cb != record.cb or sum(self.contrib) > record.pot
+        if not wagered:
+            if announced > self.cb and self.cb <= self.committed[i]:
+                # case 2: « passe (check), le joueur fautif ne peut que passer (check) »
+                return OotOutcome(
+                    Decision(Kind.CHECK, rule=self.profile.cite("oot")),
+                    note="the player in turn checked: the offender may only check",
+                )
+            return None
+        if self.cb <= announced:
+            # case 2: « gage un montant moindre ou égale à l'annonce du joueur fautif, celui-ci
+            # peut alors suivre (call) ou se retirer (fold) » — a call is such a wager
+            return OotOutcome(
+                None,
+                status="released",
+                no_raise=True,
+                note="the player in turn wagered no more than announced: call or fold",
+            )
+        # case 3: « gage plus que l'annonce du joueur fautif »: call, raise or fold
+        return OotOutcome(None, status="released", note="bet more than announced: every option")
+
+    def _casino_oot_raised(self, i: int, record: OotRecord) -> OotOutcome:
+        """casino/tour-de-parole: a raise came before the offender's turn: « il a le choix
+        entre suivre et passer ... s'il choisit de passer il perdra toute somme engagée ou
+        annoncée »: the chips pushed, or else the amount announced, up to the call, go in."""
+        owed = self.cb - self.committed[i]
+        lost = self._announced_to(i, record) - self.committed[i] if record.say else 0
+        lost = max(lost, sum(record.chips or ()))
+        commit = max(0, min(lost, owed, self.stack[i]))
+        return OotOutcome(
+            None,
+            status="released",
+            no_raise=True,
+            commit=commit,
+            note="a raise came before: call or fold only; what was pushed or announced is in",
+        )
 
     def _announced_to(self, i: int, record: OotRecord) -> int:
         say = record.say

@@ -33,7 +33,9 @@ __all__ = [
     "PlusForm",
     "PotDeclaration",
     "Profile",
+    "ShortDeclaredRaise",
     "SingleChipRaise",
+    "SplitRemainder",
     "TimeCallers",
     "UndersizedChip",
     "load_profile",
@@ -109,6 +111,25 @@ class OpenFold(StrEnum):
     """Folding when a check is possible is not permitted (fpc 18-26)."""
 
 
+class ShortDeclaredRaise(StrEnum):
+    COMPLETE = "complete"
+    """An announced raise short of the minimum is completed to it (cdc 9.10, tda 42-C and
+    43-A, ligue 6.13, fpc 18-16)."""
+    FIFTY = "fifty"
+    """An announced raise short of the minimum is judged by the 50 % rule like chips: at least
+    half of the complement → completed (or all-in), less → a call, the excess taken back
+    (casino/fausse-relance: « Si un joueur fait une annonce constituant une fausse relance »)."""
+
+
+class SplitRemainder(StrEnum):
+    SPREAD = "spread"
+    """The odd chips of a split pot go one (of the smallest denomination) each to the
+    winners nearest the button's left (tda 19, fpc 19-12, cdc 10.8, ligue 6.24)."""
+    FIRST = "first"
+    """The whole remainder of a split pot goes to the winner nearest the button's left
+    (casino/egalite: « celui-ci sera attribué au joueur en jeu placé le plus à gauche »)."""
+
+
 class OutOfTurn(StrEnum):
     STANDARD = "standard"
     """Binding if the action has not changed; a bet or raise releases it; folds bind
@@ -165,6 +186,8 @@ class Profile:
     pot_declaration: PotDeclaration
     open_fold: OpenFold
     out_of_turn: OutOfTurn
+    short_declared_raise: ShortDeclaredRaise
+    split_remainder: SplitRemainder
     bb_ante_priority: AntePriority
     allin_showdown: AllinShowdown
     no_heads_up_ante: tuple[str, ...]
@@ -195,6 +218,8 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "pot_declaration": PotDeclaration,
     "open_fold": OpenFold,
     "out_of_turn": OutOfTurn,
+    "short_declared_raise": ShortDeclaredRaise,
+    "split_remainder": SplitRemainder,
     "bb_ante_priority": AntePriority,
     "allin_showdown": AllinShowdown,
     "time_callers": TimeCallers,

@@ -11,7 +11,7 @@ from . import cards as _cards
 from .commands import Muck, Show
 from .errors import ErrorCode, RuleError
 from .events import Event, FaceUp, HandEnded, Mucked, PotAwarded, Returned, Shown
-from .profile import AllinShowdown
+from .profile import AllinShowdown, SplitRemainder
 from .state import HandState, Phase, PotView
 
 __all__ = ["Showdown"]
@@ -298,7 +298,7 @@ class Showdown(HandState):
                 best = max(self._value(i) for i in field)
                 winners = [i for i in field if self._value(i) == best]
             winners.sort(key=rank.__getitem__)
-            shares = _split(amount, len(winners), unit)
+            shares = _split(amount, len(winners), unit, self.profile.split_remainder)
             for w, share in zip(winners, shares, strict=True):
                 self.stack[w] += share
             views[index] = PotView(
@@ -331,11 +331,17 @@ class Showdown(HandState):
         )
 
 
-def _split(amount: int, k: int, unit: int) -> list[int]:
-    """Split a pot among k winners in whole chips of the smallest denomination; the odd
-    chips go one each to the winners nearest the button's left (cdc 10.8, tda 19)."""
+def _split(amount: int, k: int, unit: int, remainder: SplitRemainder) -> list[int]:
+    """Split a pot among k winners (ordered from the button's left) in whole chips of the
+    smallest denomination. The odd chips go one each to the winners nearest the button's
+    left (tda 19, fpc 19-12, cdc 10.8), or, under casino/egalite, the whole remainder to the
+    first of them (« celui-ci sera attribué au joueur en jeu placé le plus à gauche »)."""
     units, rest = divmod(amount, unit)
     base, extra = divmod(units, k)
-    shares = [base * unit + (unit if n < extra else 0) for n in range(k)]
+    if remainder is SplitRemainder.FIRST:
+        shares = [base * unit] * k
+        shares[0] += extra * unit
+    else:
+        shares = [base * unit + (unit if n < extra else 0) for n in range(k)]
     shares[0] += rest
     return shares
