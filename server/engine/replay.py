@@ -38,6 +38,7 @@ __all__ = [
     "parse_cards",
     "parse_input",
     "run_scenario",
+    "whole",
 ]
 
 _TOP = {
@@ -71,6 +72,12 @@ def integer(value: Any, what: str, minimum: int = 0) -> int:
         isinstance(value, int) and not isinstance(value, bool) and value >= minimum,
         f"{what} must be an integer >= {minimum}",
     )
+    return int(value)
+
+
+def whole(value: Any, what: str) -> int:
+    """A whole number of any sign (a gesture's amount: the rules judge its value)."""
+    need(isinstance(value, int) and not isinstance(value, bool), f"{what} must be an integer")
     return int(value)
 
 
@@ -183,12 +190,14 @@ def parse_input(entry: Any) -> tuple[str, Any]:
             raise ScenarioError(f"unknown verb or form in {s!r}") from None
         amount = s.get("amount")
         if amount is not None:
-            amount = integer(amount, "say.amount", 1)
+            # a zero or negative amount is a move a client can send, refused by the rules
+            # (accepted: false, bad_amount), not a malformed file: only the type is checked
+            amount = whole(amount, "say.amount")
         say = Say(verb=verb, amount=amount, form=form)
     chips = None
     if "chips" in inp:
         need(isinstance(inp["chips"], list), "chips: a list of chip values")
-        chips = tuple(integer(c, "chip", 1) for c in inp["chips"])
+        chips = tuple(whole(c, "chip") for c in inp["chips"])
     return "act", Act(player=player, say=say, chips=chips)
 
 

@@ -19,6 +19,7 @@ from server.engine.replay import (
     need,
     parse_cards,
     parse_input,
+    whole,
 )
 from server.engine.setup import DEFAULT_DENOMINATIONS
 
@@ -154,11 +155,11 @@ def _sit(data: Any, game: str) -> Sit:
     if game == "tournament":
         need("stack" in s, "sit.stack: a tournament player sits with a stack")
         need("buy_in" not in s and not wait, "sit: buy_in and wait_for_bb are cash-game fields")
-        return Sit(name=_name(s, "sit"), seat=integer(s.get("seat"), "sit.seat", 1),
+        return Sit(name=_name(s, "sit"), seat=whole(s.get("seat"), "sit.seat"),
                    stack=integer(s["stack"], "sit.stack", 1))  # fmt: skip
     need("buy_in" in s, "sit.buy_in: a cash-game player sits with a buy-in")
     need("stack" not in s, "sit.stack is a tournament field (cash: buy_in)")
-    return Sit(name=_name(s, "sit"), seat=integer(s.get("seat"), "sit.seat", 1),
+    return Sit(name=_name(s, "sit"), seat=whole(s.get("seat"), "sit.seat"),
                buy_in=integer(s["buy_in"], "sit.buy_in", 1), wait_for_bb=wait)  # fmt: skip
 
 
