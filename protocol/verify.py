@@ -61,6 +61,8 @@ from typing import Final, TypeGuard
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from .chips import chip_problems
+
 __all__ = [
     "BOARD_SIZES",
     "CARD_NAMES",
@@ -400,9 +402,9 @@ def verify_record(
     every opening's leaf and proof reach ``root`` along its own position's path; that every
     board card and every shown card is opened at ``(cut + slot) % 52`` with the same card;
     that no position is opened that was neither on the board nor shown (no rabbit hunting);
-    no position or card opened twice.
+    no position or card opened twice; that the chips add up (:mod:`protocol.chips`).
     """
-    problems: list[str] = []
+    problems: list[str] = chip_problems(record) if "actions" in record else []
     if record.get("format") != RECORD_FORMAT:
         problems.append(f"format is {record.get('format')!r}, expected {RECORD_FORMAT!r}")
     _check_signature(record, expected_public_key, problems)

@@ -328,22 +328,32 @@ class HttpRoutes:
             return await self._export(parts[1], _EXPORTS[parts[2]], query)
         raise _not_found()
 
-    def _authorize(self, table: str, query: Mapping[str, str]) -> str | None:
-        """The token (``t``) that opens ``table``'s records, None for a public table; 403
-        ``bad_token`` (or ``token_expired``...) otherwise."""
-        if table in self.gw.public_tables or table.rsplit("-", 1)[0] in self.gw.tournaments:
+    def _authorize(self, table: str, query: Mapping[str, str]) -> tuple[str | None, str | None]:
+        """``(token, player)``: the token (``t``) that opens ``table``'s records (None for a
+        public table), and the player id it names, whose own hole cards an export shows (a
+        seat token of this table, a player token of its tournament; None for an invite).
+        403 ``bad_token`` (or ``token_expired``...) for a token that opens nothing."""
+        token = query.get("t", "")
+        tournament = table.rsplit("-", 1)[0]
+        public = table in self.gw.public_tables or tournament in self.gw.tournaments
+        if public and not token:
             # a tournament table is public (spectators watch it): so are its hand records,
             # which open only the cards dealt face up or shown (docs/fairness.md)
-            return None
-        token = query.get("t", "")
+            return None, None
+        # hand records and exports of a friends table are for people holding its invite
+        claims = self._claims(token)
+        kind, where = claims.get("k"), claims.get("t")
+        if kind == "player" and where == tournament and tournament in self.gw.tournaments:
+            return token, str(claims["p"])
+        if where != table:
+            raise HttpError(403, ErrorCode.BAD_TOKEN, "this token is for another table")
+        return token, str(claims["p"]) if kind == "seat" else None
+
+    def _claims(self, token: str) -> dict[str, Any]:
         try:
-            # hand records and exports of a friends table are for people holding its invite
-            claims = self.gw.auth.verify(token)
+            return self.gw.auth.verify(token)
         except ProtocolError as exc:
             raise HttpError(403, exc.code, exc.message) from None
-        if claims.get("t") != table:
-            raise HttpError(403, ErrorCode.BAD_TOKEN, "this token is for another table")
-        return token
 
     def _source(self, table: str) -> tuple[Any, bool]:
         """Where the records of ``table`` are read, and whether from a worker thread: the
@@ -378,12 +388,12 @@ class HttpRoutes:
         return self._response(200, body, "application/json")
 
     async def _export(self, table: str, fmt: ExportFormat, query: Mapping[str, str]) -> Response:
-        token = self._authorize(table, query)
+        token, player = self._authorize(table, query)
         start = _number(query.get("from", "0"), "from")
         count = min(_number(query.get("count", str(PAGE_HANDS)), "count"), PAGE_HANDS)
         if count < 1:
             raise HttpError(400, ErrorCode.OUT_OF_RANGE, "count must be 1 or more")
-        page = await self._page(table, fmt, start, count)
+        page = await self._page(table, fmt, start, count, player)
         headers: dict[str, str] = {}
         if page.total is not None:
             headers["X-Total-Count"] = str(page.total)
@@ -395,14 +405,21 @@ class HttpRoutes:
             headers["Link"] = f'<{url}>; rel="next"'
         return self._response(200, page.body, _KINDS[fmt], headers)
 
-    async def _page(self, table: str, fmt: ExportFormat, start: int, count: int) -> Page:
+    async def _page(
+        self, table: str, fmt: ExportFormat, start: int, count: int, player: str | None
+    ) -> Page:
         """An export page, built in a worker process (the SQLite store: from its file), a
-        thread (Redis), or on the loop (a ``":memory:"`` store of the tests)."""
+        thread (Redis), or on the loop (a ``":memory:"`` store of the tests); with the hole
+        cards of ``player``, exporting his own hands."""
         source, threaded = self._source(table)
         if isinstance(source, RecordReader):
-            job = functools.partial(file_page, str(source.path), table, fmt, start, count, MAX_BODY)
+            job = functools.partial(
+                file_page, str(source.path), table, fmt, start, count, MAX_BODY, player
+            )
             return await self.exports.run(job, process=True)
-        build = functools.partial(page_of, source, table, fmt, start, count, max_bytes=MAX_BODY)
+        build = functools.partial(
+            page_of, source, table, fmt, start, count, max_bytes=MAX_BODY, player=player
+        )
         if not threaded:
             return build()
         return await self.exports.run(functools.partial(build, pause=_yield_gil), process=False)

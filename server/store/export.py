@@ -69,6 +69,7 @@ def export_page(
     max_bytes: int,
     hero: str | None = None,
     pause: Callable[[], None] | None = None,
+    mine: Mapping[int, tuple[int, list[str]]] | None = None,
 ) -> tuple[bytes, int]:
     """A page of an export: ``(body, hands)``, the UTF-8 text of the first records of
     ``records`` that fit in ``max_bytes``, and how many they are. A page holds at least one
@@ -76,12 +77,14 @@ def export_page(
     (ten seats, a few hundred actions), far below any sensible budget.
 
     ``pause`` is called after each hand: a worker thread passes ``time.sleep(0)`` there to
-    hand the GIL back to the event loop between hands. Raises as :func:`to_pokerstars` on a
-    malformed record."""
+    hand the GIL back to the event loop between hands. ``mine``: ``hand -> (seat, cards)``
+    of the player exporting his own hands: in the text, each of those hands has its
+    ``Dealt to`` line for the name at that seat (JSON: the records as signed, unchanged).
+    Raises as :func:`to_pokerstars` on a malformed record."""
     parts: list[bytes] = []
     size = len(_OPEN[fmt]) + len(_CLOSE[fmt])
     for record in records:
-        part = _hand_text(record, fmt, hero).encode()
+        part = _hand_text(*_own(record, fmt, hero, mine or {})).encode()
         grown = size + len(part) + (len(_SEPARATOR[fmt]) if parts else 0)
         if parts and grown > max_bytes:
             break
@@ -99,6 +102,27 @@ _OPEN: Final[dict[str, bytes]] = {"txt": b"", "json": b"[\n  "}
 _SEPARATOR: Final[dict[str, bytes]] = {"txt": b"\n\n", "json": b",\n  "}
 _CLOSE: Final[dict[str, bytes]] = {"txt": b"", "json": b"\n]"}
 _EMPTY: Final[dict[str, bytes]] = {"txt": b"", "json": b"[]"}
+
+
+def _own(
+    record: Mapping[str, Any],
+    fmt: ExportFormat,
+    hero: str | None,
+    mine: Mapping[int, tuple[int, list[str]]],
+) -> tuple[Mapping[str, Any], ExportFormat, str | None]:
+    """The record and hero of one hand of a player's own export: his seat's hole cards, and
+    his name at that seat in that hand (a nickname may change between hands)."""
+    own = mine.get(int(record.get("hand", -1))) if fmt == "txt" else None
+    if own is None:
+        return record, fmt, hero
+    seat, cards = own
+    name = next(
+        (p.get("name") for p in record.get("players") or [] if int(p.get("seat", -1)) == seat),
+        None,
+    )
+    if name is None:
+        return record, fmt, hero
+    return {**record, "hole": {str(seat): cards}}, fmt, _clean(name)
 
 
 def _hand_text(record: Mapping[str, Any], fmt: ExportFormat, hero: str | None) -> str:
@@ -149,21 +173,52 @@ def _nth_sunday(year: int, month: int, n: int) -> int:
     return 1 + (6 - first) % 7 + 7 * (n - 1)
 
 
-def _eastern(started_at: object) -> str:
-    """``YYYY/MM/DD HH:MM:SS ET`` of an ISO-8601 UTC time (US rules since 2007: daylight
-    time from the 2nd Sunday of March 2:00 EST to the 1st Sunday of November 2:00 EDT)."""
+def _last_sunday(year: int, month: int) -> int:
+    """Day of the month of the last Sunday (months of 31 days: March, October)."""
+    return 31 - (datetime(year, month, 31).weekday() + 1) % 7
+
+
+def _utc(started_at: object) -> datetime:
+    """The naive UTC moment of an ISO-8601 time (1970-01-01 if unreadable)."""
     try:
         moment = datetime.fromisoformat(str(started_at).replace("Z", "+00:00"))
     except ValueError:
         moment = datetime(1970, 1, 1, tzinfo=UTC)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    utc = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.astimezone(UTC).replace(tzinfo=None)
+
+
+def _eastern(utc: datetime) -> str:
+    """``YYYY/MM/DD H:MM:SS ET`` (US rules since 2007: daylight time from the 2nd Sunday of
+    March 2:00 EST to the 1st Sunday of November 2:00 EDT; the hour unpadded, as PokerStars
+    writes it between brackets)."""
     year = utc.year
     dst_start = datetime(year, 3, _nth_sunday(year, 3, 2), 7)  # 2:00 EST = 7:00 UTC
     dst_end = datetime(year, 11, _nth_sunday(year, 11, 1), 6)  # 2:00 EDT = 6:00 UTC
-    offset = -4 if dst_start <= utc < dst_end else -5
-    return (utc + timedelta(hours=offset)).strftime("%Y/%m/%d %H:%M:%S") + " ET"
+    moment = utc + timedelta(hours=-4 if dst_start <= utc < dst_end else -5)
+    return f"{moment:%Y/%m/%d} {moment.hour}:{moment:%M:%S} ET"
+
+
+def _paris(utc: datetime) -> str:
+    """``YYYY/MM/DD HH:MM:SS CET`` (or ``CEST``): the server's own time zone, France (EU
+    rules: summer time from the last Sunday of March to the last Sunday of October, 1:00
+    UTC both)."""
+    year = utc.year
+    summer = (
+        datetime(year, 3, _last_sunday(year, 3), 1)
+        <= utc
+        < datetime(year, 10, _last_sunday(year, 10), 1)
+    )
+    moment = utc + timedelta(hours=2 if summer else 1)
+    return f"{moment:%Y/%m/%d %H:%M:%S} {'CEST' if summer else 'CET'}"
+
+
+def _when(started_at: object) -> str:
+    """The header's date as a PokerStars client in France writes it: the local time, then
+    the site's Eastern time between brackets (docs/protocol.md, "Hand histories")."""
+    utc = _utc(started_at)
+    return f"{_paris(utc)} [{_eastern(utc)}]"
 
 
 def _numeric_id(value: object) -> str:
@@ -279,17 +334,27 @@ class _Hand:
         self.lines.append(f"{self.name(seat)}: {text}")
 
 
+def _buyin(value: object) -> str:
+    """The buy-in as PokerStars writes a play-chips one, with no currency (``100+0``: the
+    buy-in, then the fee, none at Brasseur), or ``Freeroll`` and the space of the currency
+    it does not have."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return f"{value}+0"
+    if isinstance(value, str) and value.strip() and value.strip() != "Freeroll":
+        return _clean(value)
+    return "Freeroll "
+
+
 def _header(record: Mapping[str, Any], hand_id: str) -> list[str]:
     blinds = record.get("blinds") or {}
     stakes = f"({blinds.get('sb', 0)}/{blinds.get('bb', 0)})"
-    when = _eastern(record.get("started_at"))
+    when = _when(record.get("started_at"))
     button = record.get("button", 0)
     max_seats = record.get("max_seats") or 9
     tournament = record.get("tournament")
     if isinstance(tournament, Mapping):
         tid = _numeric_id(tournament.get("id", record.get("table", "")))
-        buyin = tournament.get("buyin")
-        game = f"{_clean(buyin)} Hold'em No Limit" if buyin else "Hold'em No Limit"
+        game = f"{_buyin(tournament.get('buyin'))} Hold'em No Limit"
         level = _roman(int(tournament.get("level") or 1))
         number = record.get("table_number")
         if number is None:
@@ -350,7 +415,11 @@ def _render(record: Mapping[str, Any], hero: str | None) -> str:
 def _dealt_to(
     hand: _Hand, hero: str, hole: dict[int, list[str]], shown: dict[int, list[str]]
 ) -> None:
-    hero_seat = next((s for s, n in hand.names.items() if n == hero), None)
+    # the seat whose hole cards the record gives first (a player's own export: his seat,
+    # even when another player has the same nickname), else the first seat of that name
+    hero_seat = next((s for s in hole if hand.names.get(s) == hero), None)
+    if hero_seat is None:
+        hero_seat = next((s for s, n in hand.names.items() if n == hero), None)
     cards = hole.get(hero_seat, shown.get(hero_seat)) if hero_seat is not None else None
     if cards:
         hand.lines.append(f"Dealt to {hero} [{_cards(cards)}]")

@@ -63,21 +63,34 @@ def page_of(
     *,
     max_bytes: int,
     pause: Callable[[], None] | None = None,
+    player: str | None = None,
 ) -> Page:
     """A page of ``table``'s export from ``source`` (a Store, a RecordReader, a Redis table
-    store). ``pause`` is called between hands (see :func:`export_page`)."""
+    store). ``pause`` is called between hands (see :func:`export_page`). ``player``: the
+    player id of the one exporting his own hands, whose hole cards the page shows."""
     rows = _rows(source, table, start, count + 1)
-    body, used = export_page(_decoded(rows[:count]), fmt, max_bytes=max_bytes, pause=pause)
+    mine: dict[int, tuple[int, list[str]]] = {}
+    if player is not None and rows and hasattr(source, "hole_cards"):
+        mine = source.hole_cards(table, player, rows[0][0], rows[min(count, len(rows)) - 1][0])
+    body, used = export_page(
+        _decoded(rows[:count]), fmt, max_bytes=max_bytes, pause=pause, mine=mine
+    )
     following = rows[used][0] if used < len(rows) else None
     counter = getattr(source, "hand_count", None)
     return Page(body, following, None if counter is None else int(counter(table)))
 
 
 def file_page(
-    path: str | Path, table: str, fmt: ExportFormat, start: int, count: int, max_bytes: int
+    path: str | Path,
+    table: str,
+    fmt: ExportFormat,
+    start: int,
+    count: int,
+    max_bytes: int,
+    player: str | None = None,
 ) -> Page:
     """:func:`page_of` the SQLite store at ``path``, read-only (in a worker process)."""
-    return page_of(RecordReader(path), table, fmt, start, count, max_bytes=max_bytes)
+    return page_of(RecordReader(path), table, fmt, start, count, max_bytes=max_bytes, player=player)
 
 
 def worker_init(parent: int, niceness: int) -> None:

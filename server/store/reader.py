@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,6 +27,8 @@ __all__ = [
     "hand_page",
     "hand_record",
     "hand_texts",
+    "hole_cards",
+    "holes_of",
 ]
 
 MAX_HAND: Final = 2**63 - 1
@@ -81,6 +83,31 @@ def hand_record(db: sqlite3.Connection, table: str, hand: int) -> dict[str, Any]
     return None if row is None else _record(row[0])
 
 
+def hole_cards(
+    db: sqlite3.Connection, table: str, player: str, first: int, last: int
+) -> dict[int, tuple[int, list[str]]]:
+    """``hand -> (seat, cards)``: the hole cards dealt to ``player`` (a player id, never a
+    seat: whoever sat there later is someone else) in the hands ``first``..``last`` of
+    ``table``, from the private ``hole`` events of the table's log."""
+    cursor = db.execute(
+        "SELECT payload FROM events WHERE table_id = ? AND kind = 'hole' ORDER BY seq",
+        (table,),
+    )
+    return holes_of((_record(payload) for (payload,) in cursor), player, first, last)
+
+
+def holes_of(
+    payloads: Iterable[dict[str, Any]], player: str, first: int, last: int
+) -> dict[int, tuple[int, list[str]]]:
+    """:func:`hole_cards` from ``hole`` event payloads (any store)."""
+    out: dict[int, tuple[int, list[str]]] = {}
+    for data in payloads:
+        hand = data.get("hand")
+        if data.get("owner") == player and isinstance(hand, int) and first <= hand <= last:
+            out[hand] = (int(data["seat"]), [str(c) for c in data["cards"]])
+    return out
+
+
 def get_meta(db: sqlite3.Connection, key: str) -> str | None:
     row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])
@@ -126,3 +153,9 @@ class RecordReader:
     def get_meta(self, key: str) -> str | None:
         with self._connect() as db:
             return get_meta(db, key)
+
+    def hole_cards(
+        self, table: str, player: str, first: int, last: int
+    ) -> dict[int, tuple[int, list[str]]]:
+        with self._connect() as db:
+            return hole_cards(db, table, player, first, last)

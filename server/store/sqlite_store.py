@@ -35,7 +35,7 @@ from types import TracebackType
 from typing import Any, Final, Literal
 
 from .batch import Event, SequenceError, StoreUnavailable, TableWrite
-from .reader import RecordReader, hand_count, hand_page, hand_record, hand_texts
+from .reader import RecordReader, hand_count, hand_page, hand_record, hand_texts, hole_cards
 
 __all__ = ["HAND_CANCELLED", "SCHEMA_VERSION", "Event", "Store"]
 
@@ -505,6 +505,12 @@ class Store:
     def hand_count(self, table: str) -> int:
         """How many hand records ``table`` has."""
         return hand_count(self._db, table)
+
+    def hole_cards(
+        self, table: str, player: str, first: int, last: int
+    ) -> dict[int, tuple[int, list[str]]]:
+        """``hand -> (seat, cards)`` dealt to ``player`` (reader.hole_cards)."""
+        return hole_cards(self._db, table, player, first, last)
 
     def reader(self) -> RecordReader | None:
         """A read-only view of this store's file for worker threads and processes (reads off

@@ -78,6 +78,8 @@ class TableCore:
         """Hand-for-hand: the rest of an all-in hand, face down until revealed (cdc 2.7)."""
         self.hand_for_hand = False
         self.directive: NextDeal | None = None
+        self.level = 0
+        """The tournament level of the hand being dealt (from the director's NextDeal)."""
         self.waiting_reason = ""
         self.between_ops: list[SetStack] = []
         self.private_holes: list[dict[str, Any]] = []

@@ -152,6 +152,7 @@ class DirectedPolicy:
             t.internal_errors.append(f"a deal with {players}")
             return
         t.blinds = directive.blinds
+        t.level = directive.level
         dealt_in = self._dealt_in(t, players, directive.positions)
         for s in dealt_in:
             t.seats[s].waits_for_button = False

@@ -20,7 +20,7 @@ def hand_record(t: TableCore, hand: Hand, stacks: dict[int, int]) -> dict[str, A
         "table_name": t.config.name,
         "profile": t.profile.id,
         "started_at": t.wall(),
-        "tournament": None,
+        "tournament": _tournament(t),
         "blinds": {
             "sb": t.blinds.sb,
             "bb": t.blinds.bb,
@@ -34,3 +34,21 @@ def hand_record(t: TableCore, hand: Hand, stacks: dict[int, int]) -> dict[str, A
     shown = [int(s) for s in record["shown"]]
     record.update(t.dealt.fairness(board_count=len(board), shown=shown))
     return t.dealer.sign(record)
+
+
+def _tournament(t: TableCore) -> dict[str, Any] | None:
+    """Which tournament the hand belongs to (None at a friends or cash table): its id and
+    name, the buy-in (0: a freeroll), the level being played and the table's number in it
+    (the table id is ``<tournament>-<number>``)."""
+    extra = t.config.extra
+    tid = extra.get("tournament")
+    if tid is None:
+        return None
+    suffix = t.table[len(str(tid)) + 1 :]
+    return {
+        "id": str(tid),
+        "name": str(extra.get("tournament_name", "")),
+        "buyin": int(extra.get("buy_in", 0)),
+        "level": t.level or 1,
+        "table_number": int(suffix) if suffix.isdigit() else 1,
+    }

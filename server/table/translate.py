@@ -7,7 +7,7 @@ Engine players are seat numbers written as strings; table events use seat number
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from server.engine import card_name
 from server.engine import events as ev
@@ -32,6 +32,19 @@ class HandLog:
         self.stacks = dict(start_stacks)
         self.street = "preflop"
         self.actions: list[dict[str, Any]] = []
+        self.held: dict[int, int] = {}
+        """Chips a seat has put in before its action is complete (an undersized chip facing
+        a bet, cdc 9.12): written with the action that completes it, never lost."""
+        self.button = 0
+        self.last_actor = 0
+        """The seat whose action was last written on this street (or where the street's turn
+        starts: the big blind preflop, the button after)."""
+        self.deferred: list[dict[str, Any]] = []
+        """Folds out of turn, written where the turn reaches their seat."""
+        self.acted: set[int] = set()
+        """Seats that acted on this street (blinds are posts, not actions)."""
+        self.highest = 0
+        """The highest total bet of this street."""
 
     def _action(
         self, seat: int, action: str, to: int, added: int, allin: bool, rule: str, note: str
@@ -51,18 +64,47 @@ class HandLog:
             },
         )
 
+    def _entry(self, seat: int, action: str, to: int, added: int, allin: bool) -> dict[str, Any]:
+        return {
+            "street": self.street,
+            "seat": seat,
+            "name": self.names.get(seat, str(seat)),
+            "action": action,
+            "to": to,
+            "added": added,
+            "allin": allin,
+        }
+
     def _log(self, seat: int, action: str, to: int, added: int, allin: bool) -> None:
-        self.actions.append(
-            {
-                "street": self.street,
-                "seat": seat,
-                "name": self.names.get(seat, str(seat)),
-                "action": action,
-                "to": to,
-                "added": added,
-                "allin": allin,
-            }
-        )
+        """Write an action into the record, after the folds out of turn of the seats the turn
+        passed on its way from the last seat written to this one (cdc 9.3, tda 40-A: a fold
+        out of turn takes effect when the action reaches the player)."""
+        entry = self._entry(seat, action, to, added, allin)
+        self.highest = max(self.highest, to)
+        if action.startswith("post_"):
+            self.actions.append(entry)
+            return
+        self.acted.add(seat)
+        start = self.last_actor
+        passed = [
+            d for d in self.deferred if 0 < _arc(start, d["seat"]) < (_arc(start, seat) or _LAP)
+        ]
+        passed.sort(key=lambda d: _arc(start, d["seat"]))
+        for d in passed:
+            self.deferred.remove(d)
+            d["street"] = self.street  # where it took effect
+            self.actions.append(d)
+        self.actions.append(entry)
+        self.last_actor = seat
+
+    def _flush_deferred(self) -> None:
+        """The hand is over: the folds out of turn the turn never reached (a player who had
+        nothing to call, in rounds that closed without coming back to him), in turn order
+        at the end of the last street."""
+        start = self.last_actor
+        self.deferred.sort(key=lambda d: _arc(start, d["seat"]))
+        self.actions.extend(self.deferred)
+        self.deferred.clear()
 
     def translate(
         self, events: list[ev.Event], committed: Callable[[str], int]
@@ -71,6 +113,10 @@ class HandLog:
         out: list[TableEvent] = []
         notices: list[Notice] = []
         for e in events:
+            if isinstance(e, ev.HandStarted):
+                self.button = e.button
+                self.last_actor = int(e.big_blind) if e.big_blind else e.button
+                continue
             if isinstance(e, ev.OutOfTurn):
                 # pre-actions are private (ONLINE_RULES): only the player hears of them
                 notices.append((int(e.player), f"oot_{e.status}", e.note, e.rule))
@@ -97,12 +143,19 @@ class HandLog:
     def _acted(self, e: ev.Acted, committed: Callable[[str], int]) -> TableEvent:
         seat = int(e.player)
         self.stacks[seat] -= e.added
-        self._log(seat, e.action, e.to, e.added, e.allin)
+        added = e.added + self.held.pop(seat, 0)
+        if e.out_of_turn:
+            self.deferred.append(
+                {**self._entry(seat, e.action, e.to, added, e.allin), "out_of_turn": True}
+            )
+        else:
+            self._log(seat, e.action, e.to, added, e.allin)
         return self._action(seat, e.action, e.to, e.added, e.allin, e.rule, e.note)
 
     def _pending(self, e: ev.Pending, committed: Callable[[str], int]) -> TableEvent:
         seat = int(e.player)
         self.stacks[seat] -= e.added
+        self.held[seat] = self.held.get(seat, 0) + e.added
         to = committed(e.player)
         return self._action(seat, "pending", to, e.added, False, e.rule, e.note)
 
@@ -112,7 +165,18 @@ class HandLog:
         return self._action(seat, "returned", 0, e.amount, False, "", "uncalled chips returned")
 
     def _board(self, e: ev.BoardDealt, committed: Callable[[str], int]) -> TableEvent:
+        # the round is over: the folds out of turn of players who still owed an action (a bet
+        # to face, or no action yet this street) took effect when the turn passed them, after
+        # the last action; one by a player who had acted and had nothing more to call takes
+        # effect at his next turn, on the next street (the same chips either way)
+        owed = [d for d in self.deferred if d["to"] < self.highest or d["seat"] not in self.acted]
+        self.deferred = [d for d in self.deferred if d not in owed]
+        owed.sort(key=lambda d: _arc(self.last_actor, d["seat"]))
+        self.actions.extend(owed)
+        self.acted.clear()
+        self.highest = 0
         self.street = e.street
+        self.last_actor = self.button  # after the flop, the turn starts left of the button
         cards = [card_name(c) for c in e.cards]
         return ("board", {"hand": self.hand_no, "street": e.street, "cards": cards})
 
@@ -143,6 +207,7 @@ class HandLog:
     ) -> dict[str, Any]:
         """The table's part of the hand record (the caller adds the table, blinds, times and
         the fairness fields, then signs it)."""
+        self._flush_deferred()
         shown: dict[str, list[str]] = {}
         mucked: list[int] = []
         pots: list[dict[str, Any]] = []
@@ -180,6 +245,16 @@ class HandLog:
             "pots": pots,
             "final_stacks": {str(s): v for s, v in final.items()},
         }
+
+
+_LAP: Final = 100
+"""More than any seat number: distances around the table are taken modulo this."""
+
+
+def _arc(start: int, seat: int) -> int:
+    """How far ``seat`` is from ``start`` going clockwise (0: the same seat). Seat numbers
+    need not be occupied (a dead button): only their order around the table matters."""
+    return (seat - start) % _LAP
 
 
 _TRANSLATE: dict[type[Any], Callable[[HandLog, Any, Callable[[str], int]], TableEvent]] = {

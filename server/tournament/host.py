@@ -516,7 +516,12 @@ class TournamentHost:
             cut_seconds=self.settings.cut_seconds,
             next_hand_seconds=self.settings.next_hand_seconds,
             showdown_seconds=self.settings.showdown_seconds,
-            extra={"tournament": self.tid},
+            # the hand records say which tournament a hand belongs to (hand histories)
+            extra={
+                "tournament": self.tid,
+                "tournament_name": self.config.name,
+                "buy_in": self.config.buy_in,
+            },
         )
 
     def reattach(self, table: int) -> None:

@@ -68,6 +68,7 @@ from server.store.batch import (
     StoreUnavailable,
     TableWrite,
 )
+from server.store.reader import holes_of
 
 __all__ = ["Event", "RedisTableStore"]
 
@@ -391,6 +392,15 @@ class RedisTableStore:
     def hand_count(self, table: str) -> int:
         """How many hand records ``table`` has."""
         return int(self.client.hlen(self._key(table, "records")))
+
+    def hole_cards(
+        self, table: str, player: str, first: int, last: int
+    ) -> dict[int, tuple[int, list[str]]]:
+        """``hand -> (seat, cards)`` dealt to ``player`` in hands ``first``..``last``, from
+        the ``hole`` events still kept (the last ``max_events`` of the table): older hands
+        are exported without their ``Dealt to`` line."""
+        events = self.events_after(table, 0, -1)
+        return holes_of((data for _, kind, data in events if kind == "hole"), player, first, last)
 
 
 def _raise_refusal(table: str, batch: TableWrite, code: Any, value: Any) -> None:

@@ -22,8 +22,8 @@ from server.store import (
 from .hands import preflop_win_hand, side_pot_hand, split_pot_hand
 
 SPLIT_POT = """\
-PokerStars Hand #15322762790000012: Tournament #2026001, Hold'em No Limit - Level I (10/20) \
-- 2026/11/22 09:03:07 ET
+PokerStars Hand #15322762790000012: Tournament #2026001, Freeroll  Hold'em No Limit - Level I \
+(10/20) - 2026/11/22 15:03:07 CET [2026/11/22 9:03:07 ET]
 Table '2026001 1' 6-max Seat #6 is the button
 Seat 1: ana (1500 in chips)
 Seat 2: bob (1500 in chips)
@@ -62,8 +62,8 @@ Seat 6: dan (button) folded before Flop (didn't bet)
 """
 
 SIDE_POT = """\
-PokerStars Hand #32609401730000040: Tournament #2026001, Hold'em No Limit - Level V (50/100) \
-- 2026/07/04 14:30:00 ET
+PokerStars Hand #32609401730000040: Tournament #2026001, Freeroll  Hold'em No Limit - Level V \
+(50/100) - 2026/07/04 20:30:00 CEST [2026/07/04 14:30:00 ET]
 Table '2026001 2' 9-max Seat #1 is the button
 Seat 1: ana (1000 in chips)
 Seat 2: bob (300 in chips)
@@ -97,7 +97,8 @@ Seat 3: cid (big blind) showed [Js Jh] and lost with a pair of Jacks
 """
 
 PREFLOP_WIN = """\
-PokerStars Hand #36242043670000003:  Hold'em No Limit (10/20) - 2026/11/22 16:00:00 ET
+PokerStars Hand #36242043670000003:  Hold'em No Limit (10/20) - 2026/11/22 22:00:00 CET \
+[2026/11/22 16:00:00 ET]
 Table 'Friends' 9-max Seat #1 is the button
 Seat 1: ana (2000 in chips)
 Seat 2: bob (2000 in chips)
@@ -222,7 +223,7 @@ def test_minimal_record_is_tolerated() -> None:
     }
     text = to_pokerstars([record])
     assert text.startswith("PokerStars Hand #")
-    assert text.splitlines()[0].endswith(" ET")  # no started_at: still a valid date
+    assert text.splitlines()[0].endswith(" ET]")  # no started_at: still a valid date
     assert "ana: raises 30 to 40\nbob: folds\n" in text
     assert "sit_out" not in text
     assert "Seat 2: bob (button) (small blind) folded before Flop\n" in text
@@ -232,19 +233,36 @@ def test_minimal_record_is_tolerated() -> None:
 @pytest.mark.parametrize(
     ("started_at", "expected"),
     [
-        ("2026-07-04T18:30:00Z", "2026/07/04 14:30:00 ET"),  # EDT, UTC-4
-        ("2026-01-10T03:00:00Z", "2026/01/09 22:00:00 ET"),  # EST, UTC-5, day before
-        ("2026-03-08T06:59:59Z", "2026/03/08 01:59:59 ET"),  # last second of EST
-        ("2026-03-08T07:00:00Z", "2026/03/08 03:00:00 ET"),  # first second of EDT
-        ("2026-11-01T05:59:59Z", "2026/11/01 01:59:59 ET"),  # last second of EDT
-        ("2026-11-01T06:00:00Z", "2026/11/01 01:00:00 ET"),  # back to EST
-        ("2026-11-22T15:03:07+01:00", "2026/11/22 09:03:07 ET"),  # any offset is accepted
+        # EDT (UTC-4) and CEST (UTC+2)
+        ("2026-07-04T18:30:00Z", "2026/07/04 20:30:00 CEST [2026/07/04 14:30:00 ET]"),
+        # EST (UTC-5), the day before; CET (UTC+1)
+        ("2026-01-10T03:00:00Z", "2026/01/10 04:00:00 CET [2026/01/09 22:00:00 ET]"),
+        # last second of EST; first of EDT (the US changes on the 2nd Sunday of March)
+        ("2026-03-08T06:59:59Z", "2026/03/08 07:59:59 CET [2026/03/08 1:59:59 ET]"),
+        ("2026-03-08T07:00:00Z", "2026/03/08 08:00:00 CET [2026/03/08 3:00:00 ET]"),
+        # France changes on the last Sunday of March and of October, at 1:00 UTC
+        ("2026-03-29T00:59:59Z", "2026/03/29 01:59:59 CET [2026/03/28 20:59:59 ET]"),
+        ("2026-03-29T01:00:00Z", "2026/03/29 03:00:00 CEST [2026/03/28 21:00:00 ET]"),
+        ("2026-10-25T00:59:59Z", "2026/10/25 02:59:59 CEST [2026/10/24 20:59:59 ET]"),
+        ("2026-10-25T01:00:00Z", "2026/10/25 02:00:00 CET [2026/10/24 21:00:00 ET]"),
+        # last second of EDT; back to EST (1st Sunday of November)
+        ("2026-11-01T05:59:59Z", "2026/11/01 06:59:59 CET [2026/11/01 1:59:59 ET]"),
+        ("2026-11-01T06:00:00Z", "2026/11/01 07:00:00 CET [2026/11/01 1:00:00 ET]"),
+        # any offset is accepted
+        ("2026-11-22T15:03:07+01:00", "2026/11/22 15:03:07 CET [2026/11/22 9:03:07 ET]"),
     ],
 )
-def test_times_are_eastern(started_at: str, expected: str) -> None:
+def test_times_are_paris_then_eastern(started_at: str, expected: str) -> None:
     record = preflop_win_hand()
     record["started_at"] = started_at
     assert to_pokerstars([record]).splitlines()[0].endswith(f"- {expected}")
+
+
+def test_buy_in_is_written_as_play_chips() -> None:
+    record = split_pot_hand()
+    record["tournament"] = {"id": "2026001", "level": 2, "buyin": 500}
+    first = to_pokerstars([record]).splitlines()[0]
+    assert ": Tournament #2026001, 500+0 Hold'em No Limit - Level II (10/20) - " in first
 
 
 @pytest.mark.parametrize(
@@ -252,9 +270,9 @@ def test_times_are_eastern(started_at: str, expected: str) -> None:
 )
 def test_levels_are_roman(level: int, roman: str) -> None:
     record = split_pot_hand()
-    record["tournament"] = {"id": "spring-cup", "level": level, "buyin": "Freeroll"}
+    record["tournament"] = {"id": "spring-cup", "level": level, "buyin": 0}
     first = to_pokerstars([record]).splitlines()[0]
-    assert f", Freeroll Hold'em No Limit - Level {roman} (10/20) - " in first
+    assert f", Freeroll  Hold'em No Limit - Level {roman} (10/20) - " in first
     assert first.split("Tournament #")[1].split(",")[0].isdigit()
 
 

@@ -13,7 +13,10 @@ fails and is retried. After every step:
     hole cards, and turns go only to the player dealt in at that seat in that hand;
 (iii) a refused command (an error to its sender, no write) changes nothing observable;
 (iv) written sequence numbers follow each other, no gap or repeat, across failed writes and
-    retries, and nothing is delivered before it is stored (checked by the harness's net).
+    retries, and nothing is delivered before it is stored (checked by the harness's net);
+(v) every signed hand record adds up (protocol.chips): its actions put in what its pots hold
+    plus the chips returned, and each player's final stack follows from his lines (undersized
+    chips committed before a call or fold included, cdc 9.12).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from hypothesis import strategies as st
 
 from protocol import decode_server
 from protocol import messages as m
+from protocol.chips import chip_problems
 from server.engine.state import Phase
 from server.table import commands as c
 from server.table.effects import Deliver, Effect, Write
@@ -50,6 +54,8 @@ class Checked(Pure):
         self.current: dict[int, c.Conn | None] = {}
         """Identity index -> its live connection (None: none open)."""
         self.resuming = False
+        self.records_checked = 0
+        """Batches of the store whose hand record was checked already."""
 
     # ------------------------------------------------------------------ stepping
 
@@ -125,6 +131,14 @@ class Checked(Pure):
         self._record_dealt()
         assert not t.internal_errors, t.internal_errors[0]
         assert not self.net.violations, self.net.violations  # (iv)
+        # (v) every signed record's actions add up to its pots and its final stacks
+        for batch in self.net.store[self.records_checked :]:
+            if batch.record is not None:
+                assert chip_problems(batch.record[1]) == [], (
+                    chip_problems(batch.record[1]),
+                    batch.record[1]["actions"],
+                )
+        self.records_checked = len(self.net.store)
         # (i) chips
         brought = 0
         taken = 0
