@@ -89,9 +89,15 @@ def hole_cards(
     """``hand -> (seat, cards)``: the hole cards dealt to ``player`` (a player id, never a
     seat: whoever sat there later is someone else) in the hands ``first``..``last`` of
     ``table``, from the private ``hole`` events of the table's log."""
+    if first > MAX_HAND or last < -MAX_HAND - 1:
+        return {}
+    # the table's hole events (index events_kind), filtered in SQLite's JSON functions: only
+    # the page's hands dealt to this player are decoded in Python
     cursor = db.execute(
-        "SELECT payload FROM events WHERE table_id = ? AND kind = 'hole' ORDER BY seq",
-        (table,),
+        "SELECT payload FROM events WHERE table_id = ? AND kind = 'hole'"
+        " AND json_extract(payload, '$.owner') = ?"
+        " AND json_extract(payload, '$.hand') BETWEEN ? AND ? ORDER BY seq",
+        (table, player, max(first, -MAX_HAND - 1), min(last, MAX_HAND)),
     )
     return holes_of((_record(payload) for (payload,) in cursor), player, first, last)
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from protocol.chips import chip_problems
 from protocol.verify import verify_record
 from server.table.phases import TablePhase
+from tests.store.playhands import play_session
 
 from .pure import Pure
 
@@ -118,3 +122,31 @@ def test_a_fold_out_of_turn_with_nothing_to_call_waits_for_the_players_next_turn
     assert ("preflop", first, "call", 100) in moves
     flop = [(seat, action) for street, seat, action, _ in moves if street == "flop"]
     assert flop[:3] == [(small, "check"), (big, "check"), (first, "fold")]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    profile=st.sampled_from(("tda", "cdc", "ligue", "casino", "fpc")),
+    ante=st.sampled_from((("none", 0), ("classic", 25), ("button", 50), ("big_blind", 100))),
+    players=st.integers(2, 6),
+)
+def test_every_signed_record_adds_up(
+    seed: int, profile: str, ante: tuple[str, int], players: int
+) -> None:
+    """Property: whatever the gestures (legal actions, folds and declarations out of turn,
+    undersized chips, all-ins; tests/store/playhands.py), under every profile and ante format,
+    each signed record's actions put in exactly its pots plus the chips returned, each final
+    stack follows from the player's lines, and the record verifies."""
+    session = play_session(
+        hands=12,
+        seed=seed,
+        players=players,
+        profile=profile,
+        ante=ante[1],
+        ante_format=ante[0],
+    )
+    assert session.records
+    for record in session.records:
+        assert chip_problems(record) == [], (record["hand"], record["actions"])
+        assert verify_record(record) == []
