@@ -417,3 +417,40 @@ def test_redis_tables_give_pages_too(redis_url: str, redis_prefix: str) -> None:
     assert [(h, json.loads(t)) for h, t in page] == [(r["hand"], r) for r in records[9:]]
     assert [h for h, _ in store.hand_texts("t1", count=3)] == [1, 2, 3]
     assert store.hand_texts("t1", start=13) == [] and store.hand_texts("t2") == []
+
+
+def _hole_events() -> list[tuple[int, str, dict[str, Any]]]:
+    """Hands 1-3 at seat 2: ana, ana, then bob (ana left, bob took her seat)."""
+    owners = {1: "pid-ana", 2: "pid-ana", 3: "pid-bob"}
+    events: list[tuple[int, str, dict[str, Any]]] = []
+    for hand, owner in owners.items():
+        cards = ["As", "Kd"] if owner == "pid-ana" else ["7c", "2h"]
+        events.append((len(events) + 1, "action", {"hand": hand, "seat": 2}))
+        events.append(
+            (len(events) + 1, "hole", {"hand": hand, "seat": 2, "cards": cards, "owner": owner})
+        )
+    return events
+
+
+def test_hole_cards_go_to_the_player_dealt_never_to_the_seat(tmp_path: Path) -> None:
+    """A player's own export reads the hole events addressed to him: the hands of the
+    seat's next occupant are not his (SQLite, and its reader in another process)."""
+    store = Store(tmp_path / "s.sqlite")
+    store.append_events("t1", _hole_events())
+    assert store.hole_cards("t1", "pid-ana", 1, 3) == {1: (2, ["As", "Kd"]), 2: (2, ["As", "Kd"])}
+    assert store.hole_cards("t1", "pid-bob", 1, 3) == {3: (2, ["7c", "2h"])}
+    assert store.hole_cards("t1", "pid-ana", 2, 2) == {2: (2, ["As", "Kd"])}
+    assert store.hole_cards("t1", "pid-eve", 1, 3) == {}
+    reader = store.reader()
+    assert reader is not None
+    assert reader.hole_cards("t1", "pid-bob", 0, 10**30) == {3: (2, ["7c", "2h"])}
+
+
+def test_redis_tables_give_hole_cards_too(redis_url: str, redis_prefix: str) -> None:
+    redis = pytest.importorskip("redis")
+    from server.tournament.redis_store import RedisTableStore
+
+    store = RedisTableStore(redis.Redis.from_url(redis_url), redis_prefix)
+    store.append_events("t1", _hole_events())
+    assert store.hole_cards("t1", "pid-ana", 1, 3) == {1: (2, ["As", "Kd"]), 2: (2, ["As", "Kd"])}
+    assert store.hole_cards("t1", "pid-bob", 3, 3) == {3: (2, ["7c", "2h"])}
