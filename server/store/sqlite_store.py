@@ -397,22 +397,21 @@ class Store:
         )
 
     def drop_table(self, table: str) -> None:
-        """Forget ``table``: its definition, event log, snapshots and seat-token nonces, in
-        one transaction (it is not restored any more). Its hand records are kept: they are
-        the players' hand histories (exports, verification)."""
-        prefix = f"nonce:{table}:"
+        """Forget ``table``: its definition, its event log and its snapshots, in one
+        transaction (it is not restored any more). What its players' hand histories need is
+        kept: the hand records (exports, verification), the private ``hole`` events (each
+        player's own export shows his cards) and the seat-token nonces (his newest seat token
+        still opens his own export). Tables dropped this way have random ids, never reused:
+        the kept events cannot meet a new table's."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 for sql in (
                     "DELETE FROM tables WHERE table_id = ?",
-                    "DELETE FROM events WHERE table_id = ?",
+                    "DELETE FROM events WHERE table_id = ? AND kind != 'hole'",
                     "DELETE FROM snapshots WHERE table_id = ?",
                 ):
                     self._db.execute(sql, (table,))
-                self._db.execute(
-                    "DELETE FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
-                )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._rollback()

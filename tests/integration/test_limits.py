@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -134,10 +135,19 @@ async def test_an_idle_friends_table_is_closed_and_its_hand_records_kept(
         await asyncio.sleep(0.3)
     assert _metric(server, "brasseur_tables") == 1  # only the operator's table
     assert server.get(f"/api/hands/{created.table}/1.json?t={created.invite}")[0] == 200
+    own = f"/api/tables/{created.table}/hands.txt?t={quote(alice.seat_token or '', safe='')}"
+    status, body = server.get(own)
+    assert status == 200 and b"Dealt to Alice [" in body  # her own export outlives the table
     server.stop()
     with Store(server.data / "brasseur.sqlite") as store:
         assert created.table not in {t for t, _ in store.tables()}
         assert store.hand_record(created.table, 1) is not None  # the history is kept
+        assert store.events_after(created.table, 0) != []  # her hole cards, nothing else
+        assert {kind for _, kind, _ in store.events_after(created.table, 0)} == {"hole"}
+    server.start()  # and after a restart (her token's nonce is kept too)
+    status, body = server.get(own)
+    assert status == 200 and b"Dealt to Alice [" in body
+    server.stop()
 
 
 # ---------------------------------------------------------------------- sockets
