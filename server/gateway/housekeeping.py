@@ -2,8 +2,9 @@
 is dropped after ``unused_table_minutes``; one where no hand was dealt and nobody was connected
 for ``idle_table_hours`` is closed and dropped from the store. Its hand records are kept (the
 exports answer for them with the table's invite while it is valid), and so are its players'
-private hole events and seat-token nonces (each one's own export, with his newest seat token). Tables created by the
-operator (the command line's default table) and tournament tables are never dropped here.
+private hole events and seat-token nonces (each one's own export, with his newest seat token).
+Tables created by the operator (the command line's default table) and tournament tables are
+never dropped here.
 """
 
 from __future__ import annotations
