@@ -81,6 +81,8 @@ class Betting(HandState, Interpreter):
         if self.phase is not Phase.BETTING or self.to_act < 0:
             return None
         i = self.to_act
+        if self.pending_bet == i:
+            return self._short_bet_menu(i)
         committed = self.committed[i]
         stack = self.stack[i]
         facing = self.cb - committed
@@ -109,6 +111,21 @@ class Betting(HandState, Interpreter):
             min_raise_to=min_raise_to,
             max_raise_to=max_raise_to,
             pending=pending,
+        )
+
+    def _short_bet_menu(self, i: int) -> Menu:
+        """ligue 6 intro, no bet to face: chips below the big blind are in; the only choices
+        are the bet brought up to the big blind (or all-in for less) and the fold."""
+        target = self._short_bet(i).target
+        return Menu(
+            player=self.names[i],
+            call=0,
+            can_check=False,
+            can_fold=True,
+            can_raise=True,
+            min_raise_to=target,
+            max_raise_to=target,
+            pending="call_or_fold",
         )
 
     # ------------------------------------------------------------------ commands
@@ -161,7 +178,8 @@ class Betting(HandState, Interpreter):
         self.pending_raise = -1 if self.pending_raise == i else self.pending_raise
         self.no_raise[i] = False
         self.last_motion = -1
-        if not dead and self.cb <= self.committed[i]:
+        short_bet = self.pending_bet == i  # ligue 6 intro: no check, his chips stay in
+        if not dead and self.cb <= self.committed[i] and not short_bet:
             self._apply(i, Decision(Kind.CHECK, note="clock expired: check"))
         else:
             note = "Time expired: dead hand" if dead else "clock expired: fold"
@@ -261,15 +279,21 @@ class Betting(HandState, Interpreter):
             )
         )
         self.acted[i] = True
-        self.no_raise[i] = False
-        if self.pending_raise == i:
-            self.pending_raise = -1
+        self._clear_pending(i)
         self.reopen_at[i] = self.min_to()
         if advance_turn:
             self.last_motion = i
             self._advance(i)
         elif self.n_live == 1:
             self._finish_uncontested()
+
+    def _clear_pending(self, i: int) -> None:
+        """Player i has acted: nothing of his is pending any more."""
+        self.no_raise[i] = False
+        if self.pending_raise == i:
+            self.pending_raise = -1
+        if self.pending_bet == i:
+            self.pending_bet = -1
 
     def _raise(self, i: int, to: int) -> tuple[int, str]:
         """Player i bets or raises to ``to`` (the chips he has at most): the new bet of the
@@ -303,8 +327,15 @@ class Betting(HandState, Interpreter):
                 Pending(player=name, reason="call_or_fold", added=0, rule=d.rule, note=d.note)
             )
             return False
-        # PEND_COMMIT: the undersized chip goes in (cdc 9.12)
+        # PEND_COMMIT: the undersized chip goes in (cdc 9.12); PEND_BET: chips below the big
+        # blind with no bet to face go in (ligue 6 intro; never all-in: that is a bet)
         added = self._move(i, d.to - self.committed[i])
+        if d.kind is Kind.PEND_BET:
+            self.pending_bet = i
+            self.events.append(
+                Pending(player=name, reason="call_or_fold", added=added, rule=d.rule, note=d.note)
+            )
+            return False
         self.no_raise[i] = True
         if self.allin[i]:
             self._commit_added = added
@@ -342,10 +373,14 @@ class Betting(HandState, Interpreter):
             self.events.append(
                 OutOfTurn(player=name, status=outcome.status, rule=rule, note=outcome.note)
             )
-            if outcome.commit:
-                self._move(j, outcome.commit)
             if outcome.no_raise:
                 self.no_raise[j] = True
+            if outcome.commit:
+                # casino/tour-de-parole: what was pushed or announced goes in, as an undersized
+                # chip does (a Pending event with the chips, or an all-in call if it is all)
+                to = self.committed[j] + outcome.commit
+                note = "committed out of turn: call or fold"
+                self._apply(j, Decision(Kind.PEND_COMMIT, to=to, rule=rule, note=note))
             return
         self.events.append(OutOfTurn(player=name, status="bound", rule=rule, note=outcome.note))
         self._apply(j, outcome.decision)

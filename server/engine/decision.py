@@ -23,6 +23,9 @@ class Kind(Enum):
     """Check facing a bet: the player must call or fold, no raise (cdc 9.4)."""
     PEND_COMMIT = "pend_commit"
     """An undersized chip goes in; the player must call or fold (cdc 9.12)."""
+    PEND_BET = "pend_bet"
+    """Chips below the big blind with no bet to face go in; the player must bring his bet up
+    to the big blind or fold, the chips staying in the pot (ligue 6 intro)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,7 @@ class Hand(Betting, Showdown):
         self.round_aggressor = -1
         self.river_bet = False
         self.pending_raise = -1
+        self.pending_bet = -1
         self.last_motion = -1
         self.dead_money = 0
         self.face_up = False

@@ -22,10 +22,12 @@ from .profile import (
     PotDeclaration,
     Profile,
     ShortDeclaredRaise,
+    SilentUnderbet,
     SingleChipRaise,
     UndersizedChip,
 )
 from .raises import ShortRaise, judge_short_raise
+from .shortbet import ShortBet, answer_short_bet, commit_short_bet
 
 __all__ = ["Decision", "Interpreter", "Kind", "OotOutcome", "OotRecord"]
 
@@ -79,6 +81,7 @@ class Interpreter:
     contrib: list[int]
     folded: list[bool]
     no_raise: list[bool]
+    pending_bet: int
     denominations: tuple[int, ...]
     cb: int
     bb: int
@@ -146,6 +149,8 @@ class Interpreter:
 
     def interpret(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
         """What the gesture of the player in turn becomes. Reads state only."""
+        if self.pending_bet == i:
+            return self._after_short_bet(i, say, chips)
         if self.no_raise[i]:
             return self._call_or_fold_only(i, say, chips)
         if say is not None:
@@ -171,6 +176,15 @@ class Interpreter:
         raise RuleError(
             ErrorCode.BAD_AMOUNT, "the amount of the raise is awaited", p.cite("pending")
         )
+
+    def _after_short_bet(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
+        """ligue 6 intro, no bet to face: chips below the big blind are in; the big blind is
+        now bet, or the player folds (see :mod:`.shortbet`)."""
+        said_to = None
+        if say is not None and say.amount is not None and say.verb is not Verb.POT:
+            said_to = self.amount_to(i, say)
+        rule = self.profile.cite("silent_underbet")
+        return answer_short_bet(self._short_bet(i), say, said_to, sum(chips or ()), rule)
 
     def _call_or_fold_only(
         self, i: int, say: Say | None, chips: tuple[int, ...] | None
@@ -384,6 +398,9 @@ class Interpreter:
             )
         return self._silent_total(i, c + pushed)
 
+    def _short_bet(self, i: int) -> ShortBet:
+        return ShortBet(self.committed[i], self.committed[i] + self.stack[i], self.bb)
+
     def _silent_chips_unopposed(self, i: int, pushed: int) -> Decision:
         """Chips pushed silently with nothing to call."""
         c = self.committed[i]
@@ -391,10 +408,14 @@ class Interpreter:
             # tda 45, fpc 18-22: facing no bet, chips (even one big chip) are a bet
             to = c + pushed
             if to < self.bb:
+                rule = self.profile.cite("silent_underbet")
+                if self.profile.silent_underbet is SilentUnderbet.COMMIT:
+                    # ligue 6 intro: the chips go in, then a bet of the big blind or a fold
+                    return commit_short_bet(pushed, self._short_bet(i), rule)
                 return Decision(
                     Kind.RAISE,
                     to=min(self.bb, c + self.stack[i]),
-                    rule=self.profile.cite("underbet"),
+                    rule=rule,
                     note=f"bet below the big blind: aligned to {self.bb}",
                 )
             return Decision(Kind.RAISE, to=to)

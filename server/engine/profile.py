@@ -34,6 +34,7 @@ __all__ = [
     "PotDeclaration",
     "Profile",
     "ShortDeclaredRaise",
+    "SilentUnderbet",
     "SingleChipRaise",
     "SplitRemainder",
     "TimeCallers",
@@ -88,6 +89,16 @@ class UndersizedChip(StrEnum):
     """The chip goes in; the player must call or fold, never raise (ligue art. 6)."""
     HEADS_UP_COMPLETE = "heads_up_complete"
     """Heads-up: a call; three or more players: committed, call or fold (cdc 9.12)."""
+
+
+class SilentUnderbet(StrEnum):
+    ALIGN = "align"
+    """Chips pushed silently below the big blind with no bet to face are a bet of the big
+    blind (cdc 9.10 « underbet », fpc 18-9, casino « fausse ouverture »)."""
+    COMMIT = "commit"
+    """The chips go in; the player brings his bet up to the big blind or folds, the chips
+    staying in the pot (ligue 6 intro: « il doit égaliser le big blind ... ou le joueur peut
+    folder ses cartes mais les jetons restent dans le pot »)."""
 
 
 class AmountOnlyUndercall(StrEnum):
@@ -182,6 +193,9 @@ class Profile:
     multiple_chips: MultipleChips
     single_chip_raise: SingleChipRaise
     undersized_chip: UndersizedChip
+    silent_underbet: SilentUnderbet
+    """Chips pushed silently below the big blind with no bet to face (an unopened round
+    after the flop); announced short bets are completed everywhere (``underbet``)."""
     amount_only_undercall: AmountOnlyUndercall
     pot_declaration: PotDeclaration
     open_fold: OpenFold
@@ -214,6 +228,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "multiple_chips": MultipleChips,
     "single_chip_raise": SingleChipRaise,
     "undersized_chip": UndersizedChip,
+    "silent_underbet": SilentUnderbet,
     "amount_only_undercall": AmountOnlyUndercall,
     "pot_declaration": PotDeclaration,
     "open_fold": OpenFold,

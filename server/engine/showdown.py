@@ -140,8 +140,8 @@ class Showdown(HandState):
                     parts.append((i, part))
             eligible = [i for i in live if contrib[i] >= level or not allin[i]]
             prev = level
-            if view and len(parts) == 1:
-                continue  # a bet not called (yet) is not a pot
+            if view and len(parts) == 1 and not self.folded[parts[0][0]]:
+                continue  # a bet not called (yet) is not a pot; folded chips are dead money
             if not eligible:
                 for i, part in parts:
                     self.unwinnable[i] += part

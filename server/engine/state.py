@@ -52,7 +52,11 @@ class Menu:
     max_raise_to: int | None
     pending: str | None
     """``"amount"`` while a declared raise awaits its amount, ``"call_or_fold"`` when the
-    player may only call or fold (cdc 9.4, 9.12), else None."""
+    player may only call or fold (cdc 9.4, 9.12), else None. Also ``"call_or_fold"`` once
+    chips pushed below the big blind with no bet to face are in (ligue 6 intro): the bet must
+    be brought up to the big blind ("call" does it) or the hand folded; the menu then has
+    ``call`` 0, no check, and one bet, ``min_raise_to == max_raise_to`` (the big blind, or
+    all-in for less)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,6 +105,9 @@ class HandState:
     round_aggressor: int
     river_bet: bool
     pending_raise: int
+    pending_bet: int
+    """The player whose chips below the big blind, pushed with no bet to face, await a bet of
+    the big blind or a fold (ligue 6 intro), or -1."""
     last_motion: int
     dead_money: int
     face_up: bool

@@ -658,3 +658,36 @@ def test_folded_chips_are_dead_money_for_a_live_player_who_is_not_all_in() -> No
     assert hand.finished
     assert hand.stacks() == {"A": 1100, "B": 900}
     assert not [e for e in hand.events if type(e).__name__ == "Returned"]
+
+
+def _ligue_underbet(stacks: dict[str, int] | None = None) -> Hand:
+    """ligue 6 (intro): four players, everyone limps, on the flop B (first to speak) pushes
+    one 25 chip silently with no bet to face: committed, then bet the big blind or fold."""
+    h = make("ligue", stacks=stacks or {n: 10000 for n in "ABCD"})
+    for name, verb in (("D", "call"), ("A", "call"), ("B", "call"), ("C", "check")):
+        h.act(Act(player=name, say=Say(verb=Verb(verb))))
+    h.act(Act(player="B", chips=(25,)))
+    return h
+
+
+def test_ligue_underbet_menu_offers_the_big_blind_bet_or_the_fold() -> None:
+    h = _ligue_underbet()
+    menu = h.menu()
+    assert menu is not None and menu.player == "B" and menu.pending == "call_or_fold"
+    assert menu.can_fold and not menu.can_check and menu.can_raise
+    assert menu.min_raise_to == menu.max_raise_to == 100  # the big blind, nothing else
+    with pytest.raises(RuleError):
+        h.act(Act(player="B", say=Say(verb=Verb.CHECK)))
+    events = h.act(Act(player="B", say=Say(verb=Verb.RAISE, amount=100)))
+    acted = [e for e in events if isinstance(e, Acted)]
+    assert [(e.action, e.to, e.added) for e in acted] == [("bet", 100, 75)]
+    after = h.menu()
+    assert after is not None and after.player == "C" and after.call == 100
+
+
+def test_ligue_underbet_clock_expiry_folds_and_the_chip_stays_in() -> None:
+    h = _ligue_underbet()
+    events = h.timeout("B")
+    assert [e.action for e in events if isinstance(e, Acted)] == ["fold"]
+    assert h.stacks()["B"] == 10000 - 100 - 25  # the limp and the chip
+    assert sum(p.amount for p in h.pots()) == 4 * 100 + 25  # dead in the pot
