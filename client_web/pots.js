@@ -26,15 +26,18 @@ export function layerPots(contrib, folded, dead = 0, allin = null) {
   for (const level of levels) {
     let amount = 0;
     let contributors = 0;
-    for (const c of values) {
-      if (c > prev) {
-        amount += Math.min(c, level) - prev;
+    let owner = 0;
+    for (const s of seats) {
+      if (contrib[s] > prev) {
+        amount += Math.min(contrib[s], level) - prev;
         contributors += 1;
+        owner = s;
       }
     }
     const eligible = live.filter((s) => contrib[s] >= level || !capped(s));
     prev = level;
-    if (contributors === 1) continue; // a bet not called (yet) is not a pot
+    // a bet not called (yet) is not a pot; a folded player's chips are dead money (ligue 6)
+    if (contributors === 1 && !folded.has(owner)) continue;
     if (!eligible.length) continue; // nobody can win it: it goes back to its owners
     const last = pots[pots.length - 1];
     if (last && last.eligible.join() === eligible.join()) last.amount += amount;
