@@ -338,23 +338,17 @@ class Interpreter:
             return Decision(Kind.RAISE, to=allin_to, rule=rule)
         if to >= min_to:
             return Decision(Kind.RAISE, to=to, rule=rule)
-        if self.cb == 0:
-            target = min(min_to, allin_to)
-            return Decision(
-                Kind.RAISE,
-                to=target,
-                rule=p.cite("underbet"),
-                note=f"declared bet to {to} is short: completed to {target}",
-            )
-        if p.short_declared_raise is ShortDeclaredRaise.FIFTY:
+        if self.cb and p.short_declared_raise is ShortDeclaredRaise.FIFTY:
             short = ShortRaise(to, self.cb, self.committed[i], min_to, allin_to, declared=True)
             return judge_short_raise(short, p.cite("short_declared_raise"))
+        # a short bet is completed (cdc 9.10 underbet); a short raise too, but at casino
         target = min(min_to, allin_to)
+        what, cite = ("raise", "short_declared_raise") if self.cb else ("bet", "underbet")
         return Decision(
             Kind.RAISE,
             to=target,
-            rule=p.cite("short_declared_raise"),
-            note=f"declared raise to {to} is short: completed to {target}",
+            rule=p.cite(cite),
+            note=f"declared {what} to {to} is short: completed to {target}",
         )
 
     def _silent_chips(self, i: int, chips: tuple[int, ...]) -> Decision:
