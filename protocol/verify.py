@@ -62,6 +62,14 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from .chips import chip_problems
+from .slots import (
+    DECK_SIZE,
+    MAX_PLAYERS,
+    board_slots,
+    burn_slots,
+    deck_position,
+    hole_slots,
+)
 
 __all__ = [
     "BOARD_SIZES",
@@ -88,14 +96,11 @@ __all__ = [
 ]
 
 RECORD_FORMAT: Final = "brasseur-hand/1"
-DECK_SIZE: Final = 52
 SALT_BYTES: Final = 16
 LEAF_PREFIX: Final = b"brasseur-card\x00"
 NODE_PREFIX: Final = b"\x01"
 BOARD_SIZES: Final = (0, 3, 4, 5)
 """How many board cards can have been dealt face up: none, flop, turn, river."""
-MAX_PLAYERS: Final = (DECK_SIZE - 8) // 2
-"""Most players a hold'em deal fits: two cards each, then three burns and five board cards."""
 CARD_NAMES: Final[tuple[str, ...]] = tuple(r + s for r in "23456789TJQKA" for s in "cdhs")
 _CARD_INDEX: Final = {name: i for i, name in enumerate(CARD_NAMES)}
 _HASH_HEX = re.compile(r"[0-9a-f]{64}")
@@ -158,40 +163,6 @@ def root_from_proof(leaf: bytes, proof: Sequence[tuple[Side, bytes]]) -> bytes:
     for side, sibling in proof:
         node = node_hash(sibling, node) if side is Side.LEFT else node_hash(node, sibling)
     return node
-
-
-def deck_position(cut: int, slot: int) -> int:
-    """The deck position dealt at ``slot`` once ``cut`` is applied: ``(cut + slot) % 52``."""
-    return (cut + slot) % DECK_SIZE
-
-
-def _check_players(players: int) -> None:
-    if not 2 <= players <= MAX_PLAYERS:
-        raise ValueError(f"a hold'em deal needs 2..{MAX_PLAYERS} players, not {players}")
-
-
-def hole_slots(players: int) -> list[tuple[int, int]]:
-    """Slots of each player's hole cards, first player = first left of the button.
-
-    Cards go one at a time around the table, twice. Raises ValueError for fewer than two or
-    more than :data:`MAX_PLAYERS` players.
-    """
-    _check_players(players)
-    return [(i, players + i) for i in range(players)]
-
-
-def burn_slots(players: int) -> tuple[int, int, int]:
-    """Slots of the burn cards before the flop, the turn and the river (never opened)."""
-    _check_players(players)
-    base = 2 * players
-    return (base, base + 4, base + 6)
-
-
-def board_slots(players: int) -> tuple[int, int, int, int, int]:
-    """Slots of the board cards: flop (three), turn, river."""
-    _check_players(players)
-    base = 2 * players
-    return (base + 1, base + 2, base + 3, base + 5, base + 7)
 
 
 def signed_bytes(record: Mapping[str, object]) -> bytes:
