@@ -269,7 +269,8 @@ class NullServer:
             offset = (t.hand * 7) % 40 + 2 * len(t.order) + len(t.board)
             cards = tuple(DECK[(offset + i) % 52] for i in range(n))
             t.board.extend(cards)
-            self.broadcast(t, m.BoardEvent, hand=t.hand, street=name, cards=cards)
+            pots = ({"amount": t.pot, "eligible": sorted(t.order)},)  # nobody folds here
+            self.broadcast(t, m.BoardEvent, hand=t.hand, street=name, cards=cards, pots=pots)
             self.turn(t)
             return
         t.phase = "showdown"

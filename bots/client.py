@@ -12,7 +12,8 @@ Every frame is decoded and validated by :func:`protocol.decode_server` (the conn
 :class:`~bots.mirror.TableMirror` (sequence checks, invariants); a gap triggers a ``resync``; a
 dropped connection is resumed with the latest seat token and ``join(last_seq)``. When the
 server sends a ``turn``, the strategy's ``decide(view)`` is asked and its decision is sent as
-``act`` frames.
+``act`` frames naming the turn's ``decision``: once per decision (a ``turn`` re-sent for a
+decision already answered on this connection is ignored; docs/protocol.md, "Decisions").
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ EXPECTED_FOR_FUZZER = frozenset(
     {
         "not_your_turn",
         "stale_hand",
+        "stale_decision",
         "out_of_range",
         "show_refused",
         "too_early",
@@ -108,10 +110,10 @@ class Bot(BotConnection):
         """Every error reply (most recent last, bounded)."""
         self._resyncing = False
         self._in_flight: set[int] = set()
-        """Ids of the acts sent for the current turn that are not answered yet: while some
-        are, a turn re-sent by the server (after another player's out-of-turn gesture, a
-        resume...) is not answered twice."""
-        self._turn_hand = 0
+        """Ids of the acts sent for the current turn not answered yet (an error: ask again)."""
+        self._answered = 0
+        """The decision last answered on this connection at this table (never twice); cleared
+        on a new connection or table: a decision offered there is open (ours got lost)."""
         self._cut_ids: set[int] = set()
         self._act_hands: dict[int, int] = {}
         """Request id of each act -> the hand it was for."""
@@ -189,6 +191,7 @@ class Bot(BotConnection):
 
     async def _resume(self) -> None:
         self._in_flight.clear()
+        self._answered = 0
         self._latency_from = None
         self._resyncing = False
         if self.player_token is not None and self.tournament is not None:
@@ -260,6 +263,7 @@ class Bot(BotConnection):
         if self.mirror is not None:
             self.mirror.seat = msg.seat
         self._in_flight.clear()
+        self._answered = 0
         self._progress.set()
 
     async def _follow_later(self, delay: float) -> None:
@@ -328,8 +332,14 @@ class Bot(BotConnection):
         )
 
     async def act(
-        self, hand: int, decisions: Decision | Sequence[Decision] | None, in_turn: bool
+        self,
+        hand: int,
+        decisions: Decision | Sequence[Decision] | None,
+        in_turn: bool,
+        decision: int | None = None,
     ) -> None:
+        """Send the strategy's motions; ``decision`` (in turn) goes with the first only: more
+        motions in one turn are string bets on purpose (the fuzzer's), for the rules to refuse."""
         if decisions is None:
             return
         if isinstance(decisions, Decision):
@@ -355,6 +365,7 @@ class Bot(BotConnection):
                     amount=d.amount,
                     form=d.form,
                     chips=d.chips,
+                    decision=decision if i == 0 else None,
                     id=rid,
                 )
             )
@@ -511,12 +522,13 @@ class Bot(BotConnection):
         if turn.seat != self.seat:
             self._violation("turn", f"turn for seat {turn.seat}, we hold {self.seat}")
             return
-        if self._in_flight and turn.hand == self._turn_hand:
-            return  # our answer to this turn is on its way
+        if turn.decision and turn.decision == self._answered:
+            return  # a re-send of a decision answered: once per decision
+        self._answered = turn.decision
         self.turn = turn
-        self._turn_hand = turn.hand
         self._retries = 0
-        await self.act(turn.hand, self.strategy.decide(self.view(turn)), in_turn=True)
+        decisions = self.strategy.decide(self.view(turn))
+        await self.act(turn.hand, decisions, in_turn=True, decision=turn.decision or None)
 
     async def _on_error(self, error: m.Error) -> None:
         self.errors.append(error)
@@ -558,6 +570,11 @@ class Bot(BotConnection):
         if code == "stale_hand" and acted_in is not None and acted_in <= self._ended_hand:
             self.stats.late_acts += 1  # the hand ended while we answered: a race, not a fault
             return True
+        if code == "stale_decision" and acted_in is not None:
+            # the decision closed while we answered (the clock ran out, an opponent's fold
+            # out of turn changed our options): the next turn, if ours, is a new one
+            self.stats.late_acts += 1
+            return True
         if code == "not_seated" and acted_in is not None and self.moves:
             self.stats.late_acts += 1  # we were moved to another table while answering
             return True
@@ -578,4 +595,5 @@ class Bot(BotConnection):
             decision = Strategy.on_error(self.strategy, view, error)
         else:
             decision = self.strategy.on_error(view, error)
-        await self.act(hand, decision, in_turn=True)
+        # refused, so the decision is still open: answered again under the same id
+        await self.act(hand, decision, in_turn=True, decision=turn.decision or None)

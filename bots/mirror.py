@@ -13,7 +13,9 @@ bot then asks for a resync and accepts a snapshot). While applying, it verifies:
   empty at the end, shares add up to the pot awarded);
 * ``hole_leak`` / ``hole_missing``: a bot sees its own hole cards and nobody else's;
 * ``shown``: cards shown at showdown are the ones that seat was dealt (own seat here, others in
-  :class:`~bots.notebook.Notebook`).
+  :class:`~bots.notebook.Notebook`);
+* ``pots``: the pots a ``board`` event carries hold every chip in the middle (the round's
+  bets are gathered then), and a side pot exists only when a seat is all-in.
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ class TableMirror:
         self.street = "preflop"
         self.bets: dict[int, int] = {}
         self.pot = 0
+        self.pots: list[tuple[int, tuple[int, ...]]] = []
+        """The pots as the server last said them (snapshot, ``board``): (amount, eligible)."""
+        self.allin: set[int] | None = None
+        """Seats all-in this hand, seen in its ``action`` events (None: joined mid-hand)."""
         self.hole: tuple[str, ...] = ()
         self.hand_total: int | None = None
         """Chips in play this hand (None: not known, e.g. joined mid-hand)."""
@@ -124,7 +130,9 @@ class TableMirror:
             )
             # the snapshot's pots leave out an uncalled bet, so the money in the pot is only
             # known from the hand's start: the hand's chips stay checked when we saw it begin
-            shown_pots = sum(int(p["amount"]) for p in state.get("pots", []))
+            self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in state.get("pots", [])]
+            self.allin = None if not same_hand else self.allin
+            shown_pots = sum(amount for amount, _ in self.pots)
             self.hole = tuple(state.get("hole") or ())
             behind = sum(self.stacks.get(s, 0) for s in self.dealt_in)
             if same_hand and self.hand_total is not None:
@@ -156,6 +164,12 @@ class TableMirror:
             apply(self, event)
 
     def _board(self, e: m.BoardEvent) -> None:
+        self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in e.pots]
+        gathered = sum(amount for amount, _ in self.pots)
+        if self.hand_total is not None and gathered != self.pot:
+            self._bad("pots", f"{e.street}: pots {self.pots} hold {gathered}, {self.pot} in")
+        if len(self.pots) > 1 and self.allin is not None and not self.allin:
+            self._bad("pots", f"{e.street}: side pots {self.pots} with nobody all-in")
         self.board.extend(e.cards)
         self.street = e.street
         self.bets = dict.fromkeys(self.dealt_in, 0)
@@ -200,6 +214,8 @@ class TableMirror:
         self.street = "preflop"
         self.bets = dict.fromkeys(self.dealt_in, 0)
         self.pot = 0
+        self.pots = []
+        self.allin = set()
         self.hole = ()
         self.hand_total = sum(stacks.values())
         self.notes = HandNotes(self.table, e.hand, self.seat, dealt_in=self.dealt_in)
@@ -231,6 +247,8 @@ class TableMirror:
         self.pot -= sign * e.added
         if e.action in ("fold", "dead_hand"):
             self.folded.add(e.seat)
+        if e.allin and self.allin is not None:
+            self.allin.add(e.seat)
         if e.action == "returned":
             self.bets[e.seat] = max(0, self.bets.get(e.seat, 0) - e.added)
         elif e.action not in NO_BET and not e.action.startswith("post_ante"):

@@ -81,7 +81,8 @@ class Stats:
     """Cuts refused because the server had already cut at random (its cut timer fired)."""
     late_acts: int = 0
     """Acts refused as ``stale_hand`` for a hand that had ended meanwhile (e.g. another
-    player's out-of-turn fold, which binds at once, ended it while this bot was answering)."""
+    player's out-of-turn fold, which binds at once, ended it while this bot was answering), or
+    as ``stale_decision`` for a decision closed meanwhile (the clock ran out)."""
     errors: Counter[str] = field(default_factory=Counter)
     expected_errors: Counter[str] = field(default_factory=Counter)
     violations: Counter[str] = field(default_factory=Counter)

@@ -22,6 +22,8 @@ __all__ = [
     "LeaveTable",
     "Muck",
     "Ping",
+    "Rebuy",
+    "Reenter",
     "Register",
     "Resync",
     "Show",
@@ -85,6 +87,10 @@ class Act(Message):
     amount: int | None = _f(BIG, None)
     form: str | None = _f(16, None)
     chips: tuple[int, ...] | None = _f(CHIPS, None)
+    decision: int | None = _f(BIG, None)
+    """The ``decision`` of the ``turn`` (or snapshot ``menu``) this answers: refused with
+    ``stale_decision`` unless it is the decision open for the seat now. Without it, an act out
+    of turn is an out-of-turn declaration (cdc 9.3)."""
     id: int | None = _f(BIG, None)
 
 
@@ -221,6 +227,28 @@ class Abandon(Message):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Rebuy(Message):
+    """A busted tournament player buys a new stack and keeps his seat (tda 26: before his
+    table's next hand, while the rebuy window is open). Needs the player token."""
+
+    TYPE: ClassVar[str] = "rebuy"
+    tournament: str = _f(NAME)
+    token: str = _f(1024)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reenter(Message):
+    """A busted tournament player enters again: a new entry and stack, seated as a late
+    entry (tda 7), while the re-entry window is open. Needs the player token."""
+
+    TYPE: ClassVar[str] = "reenter"
+    tournament: str = _f(NAME)
+    token: str = _f(1024)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CallDirector(Message):
     """A tournament player calls the director to his table (a dispute, a question): the call
     waits in the director's console for a ruling, which is said at the table."""
@@ -235,7 +263,7 @@ class CallDirector(Message):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Direct(Message):
     """A director's command (director token): ``op`` is one of start, pause, resume, move,
-    warn, penalty, disqualify, adjust, rule, folded (see docs/protocol.md)."""
+    warn, penalty, disqualify, adjust, rule, folded, spectators (see docs/protocol.md)."""
 
     TYPE: ClassVar[str] = "direct"
     tournament: str = _f(NAME)

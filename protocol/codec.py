@@ -29,7 +29,7 @@ MAX_SERVER_FRAME = 1024 * 1024
 @dataclass(frozen=True, slots=True)
 class _Field:
     name: str
-    kind: str  # int | str | bool | ints | strs | dict
+    kind: str  # int | str | bool | ints | strs | maps | dict
     optional: bool
     required: bool
     max: int
@@ -54,6 +54,8 @@ def _kind(tp: Any) -> tuple[str, bool]:
         return "str", optional
     if origin is tuple:
         inner = typing.get_args(tp)[0]
+        if typing.get_origin(inner) is dict:
+            return "maps", optional
         return ("ints" if inner is int else "strs"), optional
     if origin is dict:
         return "dict", optional
@@ -122,13 +124,16 @@ def _check_bool(f: _Field, value: Any) -> Any:
     return value
 
 
+_ITEM_TYPES: dict[str, type[Any]] = {"ints": int, "strs": str, "maps": dict}
+
+
 def _check_list(f: _Field, value: Any) -> Any:
     if not isinstance(value, (list, tuple)):
         raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: a list is expected")
     if len(value) > f.max:
         raise _bad(ErrorCode.OUT_OF_RANGE, f"{f.name}: at most {f.max} items")
     kind = f.kind
-    want = int if kind == "ints" else str
+    want: type[Any] = _ITEM_TYPES[kind]
     for item in value:
         if not isinstance(item, want) or isinstance(item, bool):
             raise _bad(ErrorCode.BAD_TYPE, f"{f.name}: items must be {want.__name__}")
@@ -149,6 +154,7 @@ _CHECKS: dict[str, Callable[[_Field, Any], Any]] = {
     "bool": _check_bool,
     "ints": _check_list,
     "strs": _check_list,
+    "maps": _check_list,
     "dict": _check_dict,
 }
 """The check of a value by field kind (see _kind)."""
@@ -158,7 +164,9 @@ def from_wire(data: Any, registry: Mapping[str, type[Message]]) -> Message:
     """Validate a decoded map against its message class. Raises ProtocolError."""
     if not isinstance(data, dict):
         raise _bad(ErrorCode.BAD_FRAME, "a frame must be a msgpack map")
-    kind = data.get("t")
+    if "t" not in data:
+        raise _bad(ErrorCode.BAD_FRAME, "a frame must be a map with the key 't' (its type)")
+    kind = data["t"]
     cls = registry.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise _bad(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}"[:200])

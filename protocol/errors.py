@@ -17,9 +17,10 @@ class ErrorCode(StrEnum):
     FRAME_TOO_LARGE = "frame_too_large"
     """The frame exceeds the size limit; it was not decoded."""
     BAD_FRAME = "bad_frame"
-    """Not a msgpack map (random bytes, truncated data, text frame)."""
+    """Not a msgpack map (random bytes, truncated data, text frame), or a map without the
+    key ``t``."""
     UNKNOWN_TYPE = "unknown_type"
-    """The ``t`` field names no message type."""
+    """The ``t`` key names no message type this side accepts."""
     MISSING_FIELD = "missing_field"
     UNKNOWN_FIELD = "unknown_field"
     BAD_TYPE = "bad_type"
@@ -43,7 +44,11 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     """Cut or clock command from a player who may not send it now."""
     STALE_HAND = "stale_hand"
-    """The command names a hand that is no longer being played."""
+    """The command's ``hand`` is not the table's current hand number (the latest
+    ``hand_start``): a hand already over and replaced, or one not dealt yet."""
+    STALE_DECISION = "stale_decision"
+    """An ``act`` carrying ``decision``: that decision is not the one open for your seat now
+    (already answered, replaced by a new one, or never yours). Nothing was changed."""
     RATE_LIMITED = "rate_limited"
     """Too many frames; the frame was dropped."""
     LAGGING = "lagging"

@@ -27,6 +27,8 @@ from .client_messages import (
     LeaveTable,
     Muck,
     Ping,
+    Rebuy,
+    Reenter,
     Register,
     Resync,
     Show,
@@ -98,6 +100,8 @@ __all__ = [
     "Ping",
     "Pong",
     "PotAwarded",
+    "Rebuy",
+    "Reenter",
     "Register",
     "Registered",
     "Resync",
@@ -142,6 +146,8 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         Direct,
         CallDirector,
         Abandon,
+        Rebuy,
+        Reenter,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {

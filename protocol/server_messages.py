@@ -148,6 +148,10 @@ class BoardEvent(Message):
     hand: int = _f(BIG)
     street: str = _f(8)
     cards: tuple[str, ...] = _f(5)
+    pots: tuple[dict[str, Any], ...] = _f(16, ())
+    """The pots once the previous round's bets are gathered, main pot first, exactly the
+    engine's: ``{"amount": int, "eligible": [seats]}`` each (a side pot only if someone is
+    all-in)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -228,6 +232,9 @@ class Turn(Message):
     pending: str | None = _f(16, None)
     """``amount`` while a declared raise awaits its amount, ``call_or_fold`` if restricted."""
     remaining_ms: int = _f(BIG, 0)
+    decision: int = _f(BIG, 0)
+    """The id of this decision: the same when the same decision is offered again (a
+    reconnection), a new, larger one for every new decision of the table."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -249,6 +256,8 @@ class TableCreated(Message):
     TYPE: ClassVar[str] = "table_created"
     table: str = _f(NAME)
     invite: str = _f(1024)
+    host: str = _f(1024, "")
+    """The creator's token: ``GET /api/tables/<table>/invite`` gives the invite again."""
     ref: int | None = _f(BIG, None)
 
 

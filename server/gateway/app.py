@@ -48,6 +48,9 @@ __all__ = ["Gateway", "Metrics"]
 
 log = logging.getLogger("brasseur.gateway")
 
+HOST_TOKEN_SECONDS = 30 * 86400
+"""A table creator's token lasts 30 days (an idle friends table is dropped after a day)."""
+
 
 class Gateway:
     def __init__(
@@ -393,9 +396,11 @@ class Gateway:
             route(self, conn, message)
             return
         table = getattr(message, "table", None)
-        if not isinstance(table, str) or table not in conn.tables:
+        actor = self.tables.get(table) if isinstance(table, str) else None
+        if actor is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no table {table!r}"[:200])
+        if table not in conn.tables:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
-        actor = self._table(table)
         actor.submit(tc.from_message(actor.conn(conn), message), conn)
         if isinstance(message, m.LeaveTable):
             conn.tables.discard(table)
@@ -490,11 +495,13 @@ class Gateway:
             )
         )
         conn.invites.add(table_id)
-        conn.deliver(
-            encode(
-                m.TableCreated(table=table_id, invite=self.auth.invite(table_id), ref=message.id)
-            )
+        created = m.TableCreated(
+            table=table_id,
+            invite=self.auth.invite(table_id),
+            host=self.host_token(table_id),
+            ref=message.id,
         )
+        conn.deliver(encode(created))
 
     def _hello(self, conn: Connection, message: m.Hello) -> None:
         if message.version != PROTOCOL_VERSION:
@@ -564,6 +571,11 @@ class Gateway:
     def invite_link(self, table: str, base: str) -> str:
         return f"{base.rstrip('/')}/?table={table}&invite={self.auth.invite(table)}"
 
+    def host_token(self, table: str) -> str:
+        """The creator's token of a friends table: it gets the table's invite again
+        (``GET /api/tables/<table>/invite``), and opens the table as an invite does."""
+        return self.auth.issue({"k": "host", "t": table}, HOST_TOKEN_SECONDS)
+
     def describe(self) -> dict[str, Any]:
         return {"tables": sorted(self.tables)}
 
@@ -574,6 +586,8 @@ _ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.FollowTournament: Gateway._follow,
     m.Direct: lambda g, conn, msg: g._tournament(msg.tournament).host.console(conn, msg),
     m.Abandon: lambda g, conn, msg: g._tournament(msg.tournament).host.abandon(msg.token),
+    m.Rebuy: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
+    m.Reenter: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
     m.CallDirector: Gateway._call_director,
     m.JoinTable: Gateway._join,
     m.TakeSeat: Gateway._sit,

@@ -163,6 +163,12 @@ def _query(text: str) -> dict[str, str]:
     return {key: values[0] for key, values in fields.items()}
 
 
+def _bearer(headers: Headers) -> str:
+    """The token of an ``Authorization: Bearer TOKEN`` header ("" without one)."""
+    scheme, _, token = (headers.get("Authorization") or "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 def _yield_gil() -> None:
     """Let the event loop's thread take the GIL now rather than at the next switch interval
     (sleep(0) releases it): a page built in a thread has this between hands."""
@@ -258,7 +264,7 @@ class HttpRoutes:
         if path == "/ws":
             return None
         try:
-            return await self._route(path, query)
+            return await self._route(path, query, request.headers)
         except HttpError as exc:
             self.gw.metrics.counters[f"error:{exc.code}"] += 1
             body = f"{exc.code}: {exc.message}\n".encode()
@@ -269,7 +275,7 @@ class HttpRoutes:
             body = f"{ErrorCode.INTERNAL}: a bug on our side\n".encode()
             return self._response(500, body, "text/plain; charset=utf-8")
 
-    async def _route(self, path: str, query: str) -> Response:
+    async def _route(self, path: str, query: str, headers: Headers) -> Response:
         if path == "/healthz":
             return self._health()
         if path == "/metrics":
@@ -279,7 +285,7 @@ class HttpRoutes:
                 "text/plain; version=0.0.4; charset=utf-8",
             )
         if path == "/api" or path.startswith("/api/"):
-            return await self._api(path, _query(query))
+            return await self._api(path, _query(query), headers)
         return await asyncio.to_thread(self._static, path)
 
     def _health(self) -> Response:
@@ -318,10 +324,12 @@ class HttpRoutes:
 
     # ------------------------------------------------------------------ hand records
 
-    async def _api(self, path: str, query: dict[str, str]) -> Response:
+    async def _api(self, path: str, query: dict[str, str], headers: Headers) -> Response:
         parts = path.strip("/").split("/")[1:]
         if parts[:1] == ["tournaments"]:
             return await self._tournament_api(parts[1:])
+        if len(parts) == 3 and parts[0] == "tables" and parts[2] == "invite":
+            return self._invite(parts[1], _bearer(headers) or query.get("t", ""), headers)
         if len(parts) == 3 and parts[0] == "hands" and parts[2].endswith(".json"):
             return await self._hand(parts[1], parts[2][:-5], query)
         if len(parts) == 3 and parts[0] == "tables" and parts[2] in _EXPORTS:
@@ -348,6 +356,26 @@ class HttpRoutes:
         if where != table:
             raise HttpError(403, ErrorCode.BAD_TOKEN, "this token is for another table")
         return token, str(claims["p"]) if kind == "seat" else None
+
+    def _invite(self, table: str, token: str, headers: Headers) -> Response:
+        """A friends table's invite, again, for its creator (the ``host`` token of
+        ``table_created``) or a player seated there now (his newest seat token): JSON
+        ``{"table", "invite", "url"}``. 403 for any other token, 404 ``unknown_table`` for a
+        table this process does not run."""
+        claims = self._claims(token)
+        kind, pid = claims.get("k"), str(claims.get("p"))
+        if claims.get("t") != table or kind not in ("host", "seat"):
+            raise HttpError(403, ErrorCode.BAD_TOKEN, "this token does not open this invite")
+        actor = self.gw.tables.get(table)
+        if actor is None or "tournament" in actor.config.extra:
+            raise HttpError(404, ErrorCode.UNKNOWN_TABLE, "no such friends table")
+        if kind == "seat" and not any(s.player == pid for s in actor.seats.values()):
+            raise HttpError(403, ErrorCode.BAD_TOKEN, "you no longer sit at this table")
+        base = self.gw.public_url or f"http://{headers.get('Host') or 'localhost'}"
+        invite = self.gw.auth.invite(table)
+        url = f"{base.rstrip('/')}/?{urlencode({'table': table, 'invite': invite})}"
+        body = json.dumps({"table": table, "invite": invite, "url": url})
+        return self._response(200, body.encode(), "application/json")
 
     def _claims(self, token: str) -> dict[str, Any]:
         try:

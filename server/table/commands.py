@@ -49,6 +49,7 @@ __all__ = [
     "Sit",
     "SitIn",
     "SitOut",
+    "SpectatorMode",
     "TableNote",
     "UseBank",
     "Watch",
@@ -159,6 +160,9 @@ class Declare:
     amount: int | None = None
     form: str | None = None
     chips: tuple[int, ...] | None = None
+    decision: int | None = None
+    """The decision this answers (``stale_decision`` unless it is the one open for the seat);
+    None: as the gesture comes, in turn or out of turn (cdc 9.3)."""
     ref: int | None = None
 
 
@@ -279,22 +283,38 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SpectatorMode:
+    """The director's choice for the rail: live (no hole cards, ever) or commentary (one
+    hand behind, with the finished hands' hole cards)."""
+
+    delayed: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CloseTable:
     """The table is closed (broken up, tournament over, server stopping)."""
 
 
 DirectorCommand = (
-    SeatPlayer | RemovePlayer | SetStack | NextDeal | HoldDeal | Reveal | TableNote | Penalty
+    SeatPlayer
+    | RemovePlayer
+    | SetStack
+    | NextDeal
+    | HoldDeal
+    | Reveal
+    | TableNote
+    | Penalty
+    | SpectatorMode
 )
 Command = ConnCommand | DirectorCommand | CloseTable
 
 
 def from_message(conn: Conn, message: m.Message) -> ConnCommand:
-    """The table command for a decoded client message (raises ``unknown_type`` for a message
-    that is not for a table)."""
+    """The table command for a decoded client message (raises ``internal`` for a message that
+    is not for a table: the gateway routes every other message itself)."""
     build = _FROM_MESSAGE.get(type(message))
     if build is None:
-        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{message.TYPE} is not a table command")
+        raise ProtocolError(ErrorCode.INTERNAL, f"{message.TYPE} is not a table command")
     return build(conn, message, getattr(message, "id", None))
 
 
@@ -306,6 +326,7 @@ _FROM_MESSAGE: dict[type[m.Message], Callable[[Conn, Any, int | None], ConnComma
         amount=msg.amount,
         form=msg.form,
         chips=msg.chips,
+        decision=msg.decision,
         ref=ref,
     ),
     m.Cut: lambda conn, msg, ref: CutDeck(conn=conn, hand=msg.hand, position=msg.position, ref=ref),

@@ -225,6 +225,7 @@ class TableCore:
                     "sitting_out": s.sitting_out,
                     "waits": s.waits_for_button,
                     "dead_hands": s.dead_hands,
+                    "returning": s.returning,
                 }
                 for s in self.seats.values()
                 if not s.leaving

@@ -7,8 +7,14 @@ sent before it is stored. Sequence numbers are reserved here and consumed by the
 when the write succeeds; a failed write is retried as it was (same numbers, no gap).
 
 Recipients: a private event is addressed to a player identity (``owner``), never to a seat
-number; spectators see the table one hand behind; a resync is answered from the events
-kept in memory, or with one snapshot when it reaches further back (bounded work).
+number; a resync is answered from the events kept in memory, or with one snapshot when it
+reaches further back (bounded work).
+
+Spectators (connections without a seat) see the table live: every public event as it
+happens, a ``hole`` event with no cards (they are nobody's owner). A tournament director may
+choose the commentary mode instead (:attr:`Outbox.delayed`): spectators then see the table
+one hand behind, and for the hands already finished the hole cards of every player dealt in.
+In no mode does a spectator get a card of a hand still being played.
 """
 
 from __future__ import annotations
@@ -41,7 +47,9 @@ class Outbox:
         self.recent: list[Event] = []
         self.watchers: dict[str, Watcher] = {}
         self.live_from: int | None = None
-        """First seq of the hand in play (spectators see only what is before it)."""
+        """First seq of the hand in play (delayed spectators see only what is before it)."""
+        self.delayed = False
+        """Commentary mode: spectators one hand behind, with the finished hands' hole cards."""
         self._events: list[Event] = []
         self._after: list[Effect] = []
         self._snapshot = False
@@ -61,18 +69,21 @@ class Outbox:
         self.recent.extend(batch)
         if len(self.recent) > RECENT_EVENTS + RECENT_EVENTS // 2:
             del self.recent[:-RECENT_EVENTS]
-        live = [w for w in self.watchers.values() if w.seat is not None or self.live_from is None]
+        held_back = self.delayed and self.live_from is not None
+        live = [w for w in self.watchers.values() if w.seat is not None or not held_back]
         for seq, kind, data in batch:
             self._fan_out(live, seq, kind, data)
 
     def _fan_out(self, watchers: list[Watcher], seq: int, kind: str, data: dict[str, Any]) -> None:
         owner = data.get("owner") if kind == "hole" else None
+        # commentary: a finished hand's hole cards go to the spectators (never a live hand's)
+        finished = self.delayed and (self.live_from is None or seq < self.live_from)
         shared: list[str] = []
         for w in watchers:
             if seq <= w.delivered:
                 continue
             w.delivered = seq
-            if owner is not None and w.player == owner:
+            if owner is not None and (w.player == owner or (finished and w.seat is None)):
                 self._after.append(
                     Deliver((w.cid,), encode(render(self.table, True, seq, data, kind)))
                 )
@@ -158,4 +169,15 @@ class Outbox:
         watcher.delivered = max(watcher.delivered, limit)
 
     def spectator_limit(self) -> int:
-        return self.seq if self.live_from is None else self.live_from - 1
+        """The last event spectators may have: the latest, or in commentary mode the last
+        one before the hand in play."""
+        if self.delayed and self.live_from is not None:
+            return self.live_from - 1
+        return self.seq
+
+    def catch_up_spectators(self, snapshot: Callable[[], dict[str, Any]]) -> None:
+        """Bring every spectator to :meth:`spectator_limit` (a hand's end, a mode change)."""
+        limit = self.spectator_limit()
+        for watcher in self.watchers.values():
+            if watcher.seat is None:
+                self.catch_up(watcher, limit, snapshot)

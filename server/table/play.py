@@ -14,32 +14,34 @@ from server.engine import (
     Form,
     Hand,
     HandSetup,
-    Menu,
     Muck,
     Phase,
+    RuleError,
     Say,
     SeatSetup,
     Show,
     Verb,
     card_name,
 )
+from server.engine import ErrorCode as EngineCode
 from server.engine import events as ev
 from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
 from server.table.commands import CallTime, Declare, ShowCards, UseBank
-from server.table.core import TableCore
 from server.table.effects import HandFinished
 from server.table.phases import TablePhase, Trigger
 from server.table.record import hand_record
 from server.table.seats import SeatState
 from server.table.translate import HandLog
+from server.table.turns import Turns
+from server.table.views import pots_view
 
 __all__ = ["Play"]
 
 HELD_NOTES_KEEP = 50
 
 
-class Play(TableCore):
+class Play(Turns):
     # ------------------------------------------------------------------ opening
 
     def open_hand(
@@ -183,6 +185,7 @@ class Play(TableCore):
     def after_engine(self, now: float, events: list[ev.Event]) -> None:
         hand = self.hand
         assert hand is not None and self.log is not None
+        self.decisions.saw(events)
         if self.hand_for_hand and self.policy.directed and self.held is None:
             face_up = next((k for k, e in enumerate(events) if isinstance(e, ev.FaceUp)), -1)
             if face_up >= 0:
@@ -199,7 +202,7 @@ class Play(TableCore):
                     text="all-in: hands stay face down until every table has finished its hand",
                     rule="cdc-2.7",
                 )
-                self.out.send_all(hold, players_only=True)  # spectators: one hand behind
+                self.out.send_all(hold, players_only=self.out.delayed)  # commentary: a hand late
                 self.policy.all_in(self)
                 return
         self._translate(events)
@@ -213,16 +216,22 @@ class Play(TableCore):
         hand = self.hand
         assert hand is not None and self.log is not None
         out, notices = self.log.translate(events, lambda p: hand.committed[hand.index[p]])
-        for seat, kind, text, rule in notices:
-            state = self.seats.get(seat)
-            if state is not None:
-                self.notice(state.cid, kind, text, rule)
         for kind, data in out:
             if kind == "hole":
                 # addressed to the player dealt in, never to whoever sits there later
                 data["owner"] = self.seats[data["seat"]].player
+            elif kind == "board":
+                # the pots once the last round's bets are gathered: nothing more goes in
+                # before the engine waits for the next decision (cdc 10.7, tda 20)
+                data["pots"] = pots_view(hand)
         if out:
             self.out.emit(out)
+        # after the events they follow from: "oot_bound" comes after the action it became, so
+        # a client never takes its declaration for open when its action is already taken
+        for seat, kind, text, rule in notices:
+            state = self.seats.get(seat)
+            if state is not None:
+                self.notice(state.cid, kind, text, rule)
 
     def _after_state_change(self, now: float) -> None:
         hand = self.hand
@@ -243,7 +252,7 @@ class Play(TableCore):
         if self.seats[seat].leaving:
             self.fold_leaver(now)
             return
-        self.send_turn(now, menu)
+        self.offer(now, menu)
         if self.timers.action is None or self.timers.acting != seat:
             self.timers.acting = seat
             self.timers.action = now + self.config.action_seconds
@@ -264,31 +273,6 @@ class Play(TableCore):
                 ]
             )
 
-    def send_turn(self, now: float, menu: Menu) -> None:
-        """Tell the player to act his legal options (private, unsequenced)."""
-        state = self.seats.get(int(menu.player))
-        if state is None or state.cid is None:
-            return
-        remaining = self.config.action_seconds
-        if self.timers.action is not None and self.timers.acting == int(menu.player):
-            remaining = max(0.0, self.timers.action - now)
-        self.out.send(
-            state.cid,
-            m.Turn(
-                table=self.table,
-                hand=self.hand_no,
-                seat=int(menu.player),
-                call=menu.call,
-                can_check=menu.can_check,
-                can_fold=menu.can_fold,
-                can_raise=menu.can_raise,
-                min_raise_to=menu.min_raise_to,
-                max_raise_to=menu.max_raise_to,
-                pending=menu.pending,
-                remaining_ms=int(remaining * 1000),
-            ),
-        )
-
     def fold_leaver(self, now: float) -> None:
         hand = self.hand
         if self.phase is not TablePhase.BETTING or hand is None:
@@ -302,11 +286,15 @@ class Play(TableCore):
     # ------------------------------------------------------------------ players' commands
 
     def betting(self) -> Hand:
+        """The hand, during a betting round; else ``rule.not_betting`` (the cut, the showdown,
+        a held all-in, the hand over and the next not dealt yet)."""
         if self.phase is not TablePhase.BETTING or self.hand is None:
-            raise ProtocolError(ErrorCode.STALE_HAND, "no betting round in progress")
+            raise RuleError(EngineCode.NOT_BETTING, "no betting round in progress")
         return self.hand
 
     def declare(self, now: float, state: SeatState, cmd: Declare) -> None:
+        if cmd.decision is not None:
+            self.check_decision(state, cmd.decision)
         hand = self.betting()
         try:
             say = None
@@ -522,10 +510,7 @@ class Play(TableCore):
     def end_live_hand(self) -> None:
         """The hand is over for spectators too: they catch up to here."""
         self.out.live_from = None
-        limit = self.out.spectator_limit()
-        for watcher in self.watchers.values():
-            if watcher.seat is None:
-                self.out.catch_up(watcher, limit, lambda: self.view(None))
+        self.out.catch_up_spectators(lambda: self.view(None))
 
     def _release_leavers(self) -> None:
         for state in [s for s in self.seats.values() if s.leaving]:

@@ -2,10 +2,12 @@
 
 A friends table deals by itself once enough players are present, draws the first button and
 moves it by the profile's rule (dead button; fpc 17-3, 17-4: the same dealer when a blind's
-player left); a player leaves with his chips. A director-driven (tournament) table deals only
-when its director says so, with the director's positions and blinds, deals absent players in
-(cdc 1.8: blinded), and reports every hand's end. The table itself never asks which kind it
-is: it asks its policy (a third one, cash games, comes next).
+player left); a player leaves with his chips, and one who sits out is not dealt in at all
+(no cards, no blind, no cut: his seat waits for him). A director-driven (tournament) table
+deals only when its director says so, with the director's positions and blinds, deals absent
+players in (a dead hand, blinds and antes posted: cdc 1.8, 1.9, tda 29, fpc 2-3) and reports
+every hand's end. The table itself never asks which kind it is: it asks its policy (a third
+one, cash games, comes next).
 """
 
 from __future__ import annotations
@@ -60,14 +62,24 @@ class FriendsPolicy:
             t.timers.next_hand = now + t.config.next_hand_seconds
 
     def start(self, t: Play, now: float) -> None:
-        # an unclaimed seat (restored, never dealt in, nobody back) is not dealt in
-        players = sorted(s.seat for s in t.seats.values() if s.stack > 0 and not s.unclaimed)
+        # a friend sitting out is dealt nothing (no hole, no blind, no cut): his seat is kept
+        # and he is dealt in again at the first deal after his sitin. The casino's absences
+        # and missed blinds belong to the cash tables (issue 14). An unclaimed seat (restored,
+        # never dealt in, nobody back) is not dealt in either
+        players = sorted(
+            s.seat
+            for s in t.seats.values()
+            if s.stack > 0 and not s.unclaimed and not s.sitting_out
+        )
         present = [s for s in players if t.seats[s].present]
         if len(present) < t.config.min_players or len(players) < 2:
             if t.phase is TablePhase.BETWEEN:
                 t.goto(Trigger.NOT_ENOUGH)
             return
         positions, dealt_in = self._positions(t, players, present)
+        for s in t.seats.values():
+            # left out of this deal: back, he waits for the button like a newcomer (tda 7)
+            s.returning = s.sitting_out or (s.returning and s.seat not in dealt_in)
         t.open_hand(now, positions, dealt_in, t.hand_no + 1)
 
     def _positions(
@@ -87,7 +99,7 @@ class FriendsPolicy:
             s
             for s in players
             if not (
-                t.seats[s].new
+                (t.seats[s].new or t.seats[s].returning)
                 and t.positions is not None
                 and waits_as_newcomer(s, positions, max_seats)
             )

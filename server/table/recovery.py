@@ -28,6 +28,7 @@ def _restore_seats(t: Play, data: dict[str, Any]) -> None:
             sitting_out=entry["sitting_out"],
             waits_for_button=bool(entry.get("waits", False)),
             dead_hands=int(entry.get("dead_hands", 0)),
+            returning=bool(entry.get("returning", False)),
         )
         state.bank_at_start = state.time_bank
         state.unclaimed = state.new and not t.policy.directed

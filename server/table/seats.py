@@ -28,6 +28,9 @@ class SeatState:
     a signal to the table mid-hand)."""
     waits_for_button: bool = False
     """A tournament arrival that waits for the button (ligue art. 3, tda 10-A)."""
+    returning: bool = False
+    """A friend left out of a deal while sitting out: back at a seat between the button and
+    the big blind, he waits for the button to pass as a newcomer does (tda 7)."""
     dead_hands: int = 0
     """Hands still to be dealt dead (a penalty, cdc 11.1)."""
     unclaimed: bool = False
@@ -51,7 +54,7 @@ class Watcher:
     player: str | None
     seat: int | None
     delivered: int = 0
-    """Last sequence number delivered (spectators lag one hand behind)."""
+    """Last sequence number delivered (commentary-mode spectators lag one hand behind)."""
     resyncs: float = 3.0
     """Resync tokens (a bucket: bursts of 3, one more every RESYNC_EVERY seconds)."""
     resynced_at: float = 0.0

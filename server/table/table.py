@@ -206,7 +206,7 @@ class Table(Play):
     def _dispatch(self, cmd: c.Command, now: float) -> None:
         handler = _HANDLERS.get(type(cmd))
         if handler is None:
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{type(cmd).__name__} is not handled")
+            raise ProtocolError(ErrorCode.INTERNAL, f"{type(cmd).__name__} is not handled")
         handler(self, cmd, now)
 
     def _play(
@@ -467,6 +467,12 @@ class Table(Play):
         else:
             self.director_says(cmd.text)
 
+    def _spectator_mode(self, cmd: c.SpectatorMode) -> None:
+        """The director's choice for the rail. Back to live, spectators get at once what the
+        commentary delay held back (the live hand's public events, never its cards)."""
+        self.out.delayed = cmd.delayed
+        self.out.catch_up_spectators(lambda: self.view(None))
+
     def _penalty(self, cmd: c.Penalty) -> None:
         for state in self.seats.values():
             if state.player == cmd.player:
@@ -556,5 +562,6 @@ _HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
     c.Reveal: lambda t, cmd, now: t._reveal(now),
     c.TableNote: lambda t, cmd, now: t._table_note(cmd),
     c.Penalty: lambda t, cmd, now: t._penalty(cmd),
+    c.SpectatorMode: lambda t, cmd, now: t._spectator_mode(cmd),
 }
 """One handler per command kind (the exhaustiveness test checks every kind has one)."""

@@ -1,22 +1,24 @@
 """What each recipient may see of a table: rendered events and snapshots.
 
 A player sees only their own hole cards: everyone else gets the same ``hole`` event with no
-cards. Spectators see the table as of the last completed hand (ONLINE_RULES).
+cards. Spectators see the live hand (no hole cards, no menu); in a tournament's commentary
+mode, the table as of the last completed hand.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
-from server.engine import card_name
+from server.engine import Hand, card_name
 from server.engine import events as ev
 from server.table.phases import TablePhase
 
 if TYPE_CHECKING:
     from server.table.core import TableCore
 
-__all__ = ["render", "table_view"]
+__all__ = ["pots_view", "render", "table_view"]
 
 
 def render(table: str, owner: bool, seq: int, data: dict[str, Any], kind: str) -> m.Message:
@@ -33,10 +35,10 @@ def render(table: str, owner: bool, seq: int, data: dict[str, Any], kind: str) -
 
 
 def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
-    """The table as ``seat`` may see it (spectators: as of the last completed hand, time
-    banks included)."""
+    """The table as ``seat`` may see it (spectators in commentary mode: as of the last
+    completed hand, time banks included)."""
 
-    live = seat is not None or not actor.in_hand()
+    live = seat is not None or not actor.in_hand() or not actor.out.delayed
     hand = actor.hand if live and actor.playing() else None
     state: dict[str, Any] = {
         "name": actor.config.name,
@@ -62,8 +64,10 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
             for s in sorted(actor.seats.values(), key=lambda s: s.seat)
         ],
     }
-    state["action_seconds"] = actor.config.action_seconds
-    state["time_call_after"] = actor.config.time_call_after
+    # whole seconds on the wire (no floats): rounded up, so that a client offering the Time
+    # from ``time_call_after`` never offers it before the table accepts it
+    state["action_seconds"] = math.ceil(actor.config.action_seconds)
+    state["time_call_after"] = math.ceil(actor.config.time_call_after)
     if actor.positions is not None and live:
         state["button"] = actor.positions.button
     if hand is not None:
@@ -74,11 +78,11 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
         state["board"] = [card_name(c) for c in hand.board]
         state["bets"] = {p: hand.committed[i] for i, p in enumerate(hand.names)}
         state["folded"] = [int(p) for i, p in enumerate(hand.names) if hand.folded[i]]
-        state["pots"] = [
-            {"amount": p.amount, "eligible": [int(x) for x in p.eligible]} for p in hand.pots()
-        ]
-        if seat is not None and str(seat) in hand.index:
-            state["hole"] = [card_name(c) for c in hand.hole[hand.index[str(seat)]]]
+        state["pots"] = pots_view(hand)
+        mine = hand.index.get(str(seat)) if seat is not None else None
+        if mine is not None and not hand.dead[mine]:
+            # a dead hand (absent at the deal, cdc 4.1) is dealt no cards: no hole event
+            state["hole"] = [card_name(c) for c in hand.hole[mine]]
         shown = {
             e.player: [card_name(c) for c in e.cards]
             for e in hand.events
@@ -88,6 +92,10 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
         state["pot_total"] = hand.pot_total()
         if actor.timers.action is not None:
             state["clock_remaining_ms"] = int(max(0.0, actor.timers.action - actor.now) * 1000)
+            # how long the player to act has thought on this clock: the Time may be called
+            # from time_call_after (cdc 3.5, tda 27; server.table.play.call_time)
+            thinking = max(0.0, actor.now - actor.timers.action_started)
+            state["thinking_ms"] = int(thinking * 1000)
         menu = hand.menu()
         if menu is not None:
             state["to_act"] = int(menu.player)
@@ -102,6 +110,27 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
                     "pending": menu.pending,
                 }
     return state
+
+
+def pots_view(hand: Hand) -> list[dict[str, Any]]:
+    """The pots as sent (``board`` events, snapshots): the engine's pots of the chips gathered
+    in the middle, main pot first, ``{"amount", "eligible": [seats]}``. The bets of the
+    round being played stay in front of the players (``bets``) until it ends, as at a live
+    table: the pots are those of the last gathering, less the seats folded since, and
+    ``pots`` + ``bets`` hold every chip of ``pot_total``. A side pot exists only when
+    someone is all-in (cdc 10.7, tda 20)."""
+    if hand.awarded or not any(hand.committed):
+        pots = hand.pots()
+    else:
+        # the engine's layering (its own code, never a copy of it) of the chips put in
+        # before this round: the contributions less the round's bets, for the time of a call
+        contrib, unwinnable = hand.contrib, hand.unwinnable
+        hand.contrib = [c - b for c, b in zip(contrib, hand.committed, strict=True)]
+        try:
+            pots = hand.pots()
+        finally:
+            hand.contrib, hand.unwinnable = contrib, unwinnable
+    return [{"amount": p.amount, "eligible": [int(x) for x in p.eligible]} for p in pots]
 
 
 def _phase(phase: TablePhase) -> str:

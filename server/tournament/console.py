@@ -10,6 +10,8 @@ from typing import Any
 from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
 
+from .lobby import RAIL_MODES
+
 __all__ = ["CONSOLE_OPS", "console_report"]
 
 Report = tuple[str, dict[str, Any]]
@@ -45,6 +47,13 @@ def _rule(msg: m.Direct, player: str) -> Report:
     return "rule", {"call": msg.amount, "text": msg.text}
 
 
+def _spectators(msg: m.Direct, player: str) -> Report:
+    # the rail: live (no hole card ever) or commentary (a hand behind, finished hands' cards)
+    if msg.text not in RAIL_MODES:
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"text: one of {', '.join(RAIL_MODES)}")
+    return "spectators", {"mode": msg.text}
+
+
 _SIMPLE: dict[str, Callable[[m.Direct, str], Report]] = {
     "start": _start,
     "pause": _clock,
@@ -54,6 +63,7 @@ _SIMPLE: dict[str, Callable[[m.Direct, str], Report]] = {
     "warn": _note,
     "penalty": _note,
     "rule": _rule,
+    "spectators": _spectators,
 }
 
 CONSOLE_OPS = frozenset({*_SIMPLE, "move", "folded"})

@@ -21,7 +21,8 @@ Reports are ``(kind, data)`` pairs of plain values (so they cross processes as m
 ``tick``     ``{}``
 ``present``  ``{"player"}`` his connection reached his seat (no-show removal, fpc 2-2)
 ``pause`` / ``resume`` / ``abandon {"player"}`` / ``adjust {"player", "stack", "reason"}``
-``move {"player", "table", "seat"}`` (director's console)
+``move {"player", "table", "seat"}`` / ``spectators {"mode"}`` (director's console)
+``rebuy`` / ``reenter`` ``{"player"}`` a busted player buys chips again (tda 26) or enters again
 =========== ======================================================================
 """
 
@@ -42,10 +43,12 @@ from .decisions import (
     Instruction,
     RefusalReason,
     Refused,
+    SpectatorMode,
     TableNote,
 )
 from .director import Director
 from .errors import DirectorError
+from .lifecycle import Phase
 
 __all__ = [
     "Adjusted",
@@ -106,7 +109,7 @@ class DirectorLoop:
             out = handler(self, data, now)
         except DirectorError as exc:
             log.warning("director refused %s %s: %s", kind, data, exc)
-            if kind == "register":
+            if kind in ("register", "rebuy", "reenter"):
                 return [Refused(player_id=data["player"], reason=RefusalReason.NOT_ALLOWED)]
             return []
         return self._keep(out)
@@ -165,6 +168,17 @@ class DirectorLoop:
     def _resume(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
         self._log("resume", data, now)
         return self.director.resume(now)
+
+    def _rebuy(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        return self.director.rebuy(data["player"], now)
+
+    def _reenter(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        return self.director.reenter(data["player"], now)
+
+    def _spectators(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        """The rail of every table (each host applies it to its tables and keeps it)."""
+        self._log("spectators", data, now)
+        return [SpectatorMode(commentary=data["mode"] == "commentary")]
 
     def _abandon(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
         self._log("disqualify" if data.get("dq") else "abandon", data, now)
@@ -307,6 +321,9 @@ _HANDLERS: dict[str, _Handler] = {
     "pause": DirectorLoop._pause,
     "resume": DirectorLoop._resume,
     "abandon": DirectorLoop._abandon,
+    "rebuy": DirectorLoop._rebuy,
+    "reenter": DirectorLoop._reenter,
+    "spectators": DirectorLoop._spectators,
     "adjust": DirectorLoop._adjust,
     "move": DirectorLoop._move,
     "warn": DirectorLoop._warn,
@@ -335,7 +352,8 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
         "level_index": level.index,
         "break": level.is_break,
         "blinds": [blinds.sb, blinds.bb, blinds.ante] if blinds else None,
-        "level_left": None if ends is None else max(0.0, ends - now),
+        # whole seconds (integers only on the wire), rounded up: 0 only when it is over
+        "level_left": None if ends is None else max(0, int(-((now - ends) // 1))),
         "players_left": d.remaining,
         "entries": d.entries,
         "average": (sum(stacks) // len(stacks)) if stacks else 0,
@@ -351,6 +369,10 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
             [r.place, loop.names.get(r.player_id, r.player_id), r.prize, r.points]
             for r in (loop.finished.results if loop.finished else ())
         ],
+        "late_registration": d.phase is not Phase.REGISTERING and d.open_to_newcomers(),
+        # per player, for the host's ``you`` (never sent as such): the busted players who may
+        # rebuy or re-enter now
+        "second_chances": {p: list(c) for p, c in d.second_chances().items()},
     }
 
 

@@ -51,6 +51,7 @@ __all__ = [
     "SeatDraw",
     "ShowdownHold",
     "ShowdownReveal",
+    "SpectatorMode",
     "TableAssignment",
     "TableNote",
     "Unregistered",
@@ -418,7 +419,15 @@ class ConsoleRefused:
     text: str
 
 
-ConsoleDecision = Adjusted | TableNote | ConsoleRefused
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpectatorMode:
+    """The rail of every table: live (the public events as they happen, no hole card ever)
+    or ``commentary`` (one hand behind, with the finished hands' hole cards)."""
+
+    commentary: bool
+
+
+ConsoleDecision = Adjusted | TableNote | ConsoleRefused | SpectatorMode
 """What :class:`~server.tournament.coordinator.DirectorLoop` adds to the director's decisions."""
 
 Instruction = Decision | ConsoleDecision

@@ -117,22 +117,66 @@ class Director(Dealing):
         """The player has shown up (fpc 2-2 no-show removal, with ``track_presence``)."""
         self._entry(player_id).present = True
 
-    def rebuy(self, player_id: str, now: float) -> list[Decision]:
-        """A busted player rebuys before his table's next hand and keeps his seat (tda 26)."""
-        out = self._tick(now)
+    def may_rebuy(self, player_id: str) -> bool:
+        """A :meth:`rebuy` would be accepted now: busted (not removed, not abandoned) within
+        the window and its maximum, and his table has not dealt its next hand (tda 26)."""
         e = self._entries.get(player_id)
         window = self.config.rebuy
-        if (
+        return not (
             e is None
             or window is None
             or not e.out
             or e.removed
+            or e.abandoned
             or e.table is None
             or e.seat is None
             or e.rebuys >= window.max
             or not self._window_open(window.until_level)
             or self._tables[e.table].reserved.get(e.seat) != player_id
-        ):
+        )
+
+    def may_reenter(self, player_id: str) -> bool:
+        """A :meth:`reenter` would be accepted now: busted (an announced abandon or a
+        disqualification is final, cdc 1.9), within the window, its maximum and the entries."""
+        e = self._entries.get(player_id)
+        window = self.config.reentry
+        return not (
+            e is None
+            or window is None
+            or not e.out
+            or e.removed
+            or e.abandoned
+            or e.entry > window.max
+            or not self._window_open(window.until_level)
+            or self.phase is Phase.REGISTERING
+            or self._entry_refusal(player_id) is not None
+        )
+
+    def open_to_newcomers(self) -> bool:
+        """A newcomer's :meth:`register` would be accepted now (before the start, or late
+        registration open, cdc 1.8), the maximum of entries not reached."""
+        return self._entry_refusal("") is None
+
+    def second_chances(self) -> dict[str, tuple[bool, bool]]:
+        """Busted players who may rebuy or re-enter now: player -> (rebuy, re-enter)."""
+        cfg = self.config
+        if not self._registration_open or (cfg.rebuy is None and cfg.reentry is None):
+            return {}
+        out = {}
+        for e in self._all:
+            if e.out and self._entries.get(e.player_id) is e:
+                chances = (self.may_rebuy(e.player_id), self.may_reenter(e.player_id))
+                if any(chances):
+                    out[e.player_id] = chances
+        return out
+
+    def rebuy(self, player_id: str, now: float) -> list[Decision]:
+        """A busted player rebuys before his table's next hand and keeps his seat (tda 26)."""
+        out = self._tick(now)
+        e = self._entries.get(player_id)
+        window = self.config.rebuy
+        refused = not self.may_rebuy(player_id)
+        if refused or e is None or e.table is None or e.seat is None or window is None:
             return [Refused(player_id=player_id, reason=RefusalReason.NOT_ALLOWED), *out]
         t = self._tables[e.table]
         del t.reserved[e.seat]
@@ -161,6 +205,7 @@ class Director(Dealing):
             or window is None
             or not e.out
             or e.removed
+            or e.abandoned
             or e.entry > window.max
             or not self._window_open(window.until_level)
             or self.phase is Phase.REGISTERING
@@ -168,7 +213,7 @@ class Director(Dealing):
             return [Refused(player_id=player_id, reason=RefusalReason.NOT_ALLOWED), *out]
         refusal = self._entry_refusal(player_id)
         if refusal is not None:
-            return [refusal, *out]
+            return [refusal, *out]  # registration closed or full: the precise reason
         if e.table is not None and e.seat is not None:
             self._tables[e.table].reserved.pop(e.seat, None)
         new = _Entry(player_id=player_id, name=e.name, entry=e.entry + 1, present=True)

@@ -19,7 +19,6 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
@@ -49,29 +48,13 @@ from .decisions import (
     WaitReason,
 )
 from .interpret import Announcement, Move, colour_up_note, interpret
+from .lobby import lobby_state, you
 from .results import results_csv, results_json
+from .settings import HostSettings
 
 __all__ = ["HostSettings", "TournamentHost"]
 
 log = logging.getLogger("brasseur.tournament")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HostSettings:
-    """Table timings of a tournament (the ``[server]`` table of its TOML, else defaults)."""
-
-    action_seconds: float = 30.0
-    time_bank_seconds: float = 60.0
-    cut_seconds: float = 8.0
-    next_hand_seconds: float = 3.0
-    showdown_seconds: float = 2.0
-    start_when_registered: int = 0
-    """Start by itself once this many players registered (0: the director starts it)."""
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HostSettings:
-        known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
-        return cls(**known)
 
 
 class _Seat:
@@ -123,6 +106,10 @@ class TournamentHost:
         self.clients: dict[str, Client] = {}
         self.followers: dict[str, Client] = {}
         self.pending: dict[str, tuple[Client, int | None]] = {}
+        self.asking: dict[str, tuple[Client, int | None]] = {}
+        """Busted players whose rebuy or re-entry waits for the director's answer."""
+        self.commentary = settings.spectators == "commentary"
+        """The rail of the tables: one hand behind with the finished hands' cards, or live."""
         self.registrations = 0
         self.done = False
         """The tournament is over."""
@@ -164,19 +151,43 @@ class TournamentHost:
         """Watch the tournament; with a player token, sit at one's seat and follow moves."""
         pid: str | None = None
         if token:
-            claims = self.auth.verify(token, "player")
-            if claims.get("t") != self.tid:
-                raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is for another tournament")
-            pid = str(claims["p"])
-            client.pid = pid
-            old = self.clients.get(pid)
-            self.clients[pid] = client
-            if old is not None and old.cid != client.cid:
-                self.followers.pop(old.cid, None)
+            pid = self._take_client(client, token)
         self.followers[client.cid] = client
         client.deliver(encode(self._state_message(client)))
         if pid is not None:
             self._attach(pid, reason="")
+
+    def _player(self, token: str) -> str:
+        """The player a player token speaks for (``bad_token`` if not of this tournament)."""
+        claims = self.auth.verify(token, "player")
+        if claims.get("t") != self.tid:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is for another tournament")
+        return str(claims["p"])
+
+    def _take_client(self, client: Client, token: str) -> str:
+        """This connection now speaks for the token's player (his moves follow it)."""
+        pid = self._player(token)
+        client.pid = pid
+        old = self.clients.get(pid)
+        self.clients[pid] = client
+        if old is not None and old.cid != client.cid:
+            self.followers.pop(old.cid, None)
+        return pid
+
+    def again(self, client: Client, msg: m.Rebuy | m.Reenter) -> None:
+        """A busted player's ``rebuy`` (tda 26: before his table's next hand, same seat) or
+        ``reenter`` (a new entry, seated as a late entry, tda 7): the director answers with
+        his seat (``moved``, then the table) or a refusal (``error`` ``tournament.*``)."""
+        assert self.coordinator is not None
+        pid = self._take_client(client, msg.token)
+        self.followers[client.cid] = client
+        tournaments = getattr(client, "tournaments", None)
+        if isinstance(tournaments, set):
+            tournaments.add(self.tid)  # told when it goes (gone)
+        if pid in self.where:
+            raise ProtocolError("tournament.not_allowed", "you still hold a seat")
+        self.asking[pid] = (client, msg.id)
+        self.coordinator.submit(msg.TYPE, {"player": pid})
 
     def gone(self, client: Client) -> None:
         self.followers.pop(client.cid, None)
@@ -235,10 +246,7 @@ class TournamentHost:
         """The player announces he leaves (cdc 1.9, fpc 4-3, ligue 6.23): chips removed,
         ranked at the announcement."""
         assert self.coordinator is not None
-        claims = self.auth.verify(token, "player")
-        if claims.get("t") != self.tid:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is for another tournament")
-        pid = str(claims["p"])
+        pid = self._player(token)
         if pid not in self.where:
             raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat in this tournament")
         self.coordinator.submit("abandon", {"player": pid})
@@ -303,6 +311,7 @@ class TournamentHost:
     def registered(self, dec: Registered) -> None:
         self.names[dec.player_id] = dec.name
         self.registrations += 1
+        self.asking.pop(dec.player_id, None)  # a re-entry: "moved" (late entry) follows
         pending = self.pending.pop(dec.player_id, None)
         if pending is not None:
             client, ref = pending
@@ -322,10 +331,12 @@ class TournamentHost:
     def refused(self, dec: Refused) -> None:
         pending = self.pending.pop(dec.player_id, None)
         if pending is not None:
-            client, ref = pending
-            registered = getattr(client, "registered", None)
+            registered = getattr(pending[0], "registered", None)
             if isinstance(registered, set):  # refused: this person has no entry (may retry)
                 registered.discard(self.tid)
+        pending = pending or self.asking.pop(dec.player_id, None)
+        if pending is not None:
+            client, ref = pending
             text = dec.detail or dec.reason.value.replace("_", " ")
             client.deliver(
                 encode(m.Error(code=f"tournament.{dec.reason.value}", message=text, ref=ref))
@@ -333,6 +344,7 @@ class TournamentHost:
 
     def rebought(self, dec: Rebought) -> None:
         self.where[dec.player_id] = _Seat(dec.table_id, dec.seat)
+        self.asking.pop(dec.player_id, None)  # "moved" (rebuy) follows
 
     def eliminated(self, dec: Eliminated) -> None:
         self.where.pop(dec.player_id, None)
@@ -352,6 +364,11 @@ class TournamentHost:
         for console in list(self.consoles.values()):
             console.deliver(encode(m.Error(code="tournament.refused", message=f"{op}: {text}")))
 
+    def spectators(self, commentary: bool) -> None:
+        self.commentary = commentary
+        for actor in self.tables.values():
+            self.cmd_rail(actor)
+
     def name(self, player: str) -> str:
         return self.names.get(player, player)
 
@@ -366,6 +383,7 @@ class TournamentHost:
             actor = TableActor(config, self.clock, self.dealer(), store=self.store)
             actor.direct(self)
             self.tables[a.table_id] = actor
+            self.cmd_rail(actor)
             for seat, pid in a.seats.items():
                 self.cmd_seat(actor, seat, pid, self.name(pid), a.stacks[pid], False)
             self.add_table(actor)
@@ -499,6 +517,9 @@ class TournamentHost:
     def cmd_attach(self, actor: TableActor, client: Client) -> None:
         actor.post(c.Attach(conn=TableActor.conn(client)), client)
 
+    def cmd_rail(self, actor: TableActor) -> None:
+        actor.post(c.SpectatorMode(delayed=self.commentary))
+
     # ------------------------------------------------------------------ tables
 
     def table_config(self, table: int, max_seats: int) -> TableConfig:
@@ -536,32 +557,28 @@ class TournamentHost:
         actor.direct(self)
         self.tables[table] = actor
         self.directory[table] = self.process
+        self.cmd_rail(actor)
         self.add_table(actor)
         actor.start()
 
     # ------------------------------------------------------------------ lobby
 
-    def public_state(self) -> dict[str, Any]:
+    def public_state(self, raw: dict[str, Any] | None = None) -> dict[str, Any]:
         """The state as the lobby shows it (table names, no ``you``)."""
-        state = dict(self.coordinator.state()) if self.coordinator is not None else {}
-        state["tables"] = [
-            [self.table_name(t), n] for t, n in state.get("tables", []) if isinstance(t, int)
-        ]
-        state["players"] = [
-            [pid, name, self.table_name(t), seat, stack]
-            for pid, name, t, seat, stack in state.get("players", [])
-        ]
-        return state
+        if raw is None:
+            raw = self.coordinator.state() if self.coordinator is not None else {}
+        return lobby_state(raw, self.table_name, "commentary" if self.commentary else "live")
 
-    def _state_message(self, client: Client) -> m.TournamentState:
-        state = self.public_state()
+    def _state_message(
+        self, client: Client, raw: dict[str, Any] | None = None
+    ) -> m.TournamentState:
+        if raw is None:
+            raw = self.coordinator.state() if self.coordinator is not None else {}
+        state = self.public_state(raw)
         pid = client.pid
         where = self.where.get(pid) if pid else None
-        state["you"] = (
-            {"player": pid, "table": self.table_name(where.table), "seat": where.seat}
-            if where is not None and pid is not None
-            else ({"player": pid} if pid in self.names else None)
-        )
+        seat = None if where is None else (self.table_name(where.table), where.seat)
+        state["you"] = you(raw, pid, pid in self.names, seat)
         return m.TournamentState(tournament=self.tid, state=state)
 
     def _changed(self) -> None:
@@ -576,5 +593,6 @@ class TournamentHost:
 
     def _broadcast(self) -> None:
         self._dirty = None
+        raw = self.coordinator.state() if self.coordinator is not None else {}
         for client in list(self.followers.values()):
-            client.deliver(encode(self._state_message(client)))
+            client.deliver(encode(self._state_message(client, raw)))

@@ -40,6 +40,7 @@ from .decisions import (
     SeatDraw,
     ShowdownHold,
     ShowdownReveal,
+    SpectatorMode,
     TableAssignment,
     TableNote,
     Unregistered,
@@ -100,6 +101,10 @@ class TableOps(Protocol):
 
     def console_refused(self, op: str, text: str) -> None:
         """Tell the director's consoles that a command could not be carried out."""
+        ...
+
+    def spectators(self, commentary: bool) -> None:
+        """The director's choice for the rail of every table (and of the tables to come)."""
         ...
 
     def name(self, player: str) -> str:
@@ -180,6 +185,8 @@ def interpret(dec: Instruction, ops: TableOps) -> None:
             _hands(dec, ops)
         case ChipRace() | BountyAwarded() | Adjusted() | TableNote():
             _chips_and_words(dec, ops)
+        case SpectatorMode():
+            ops.spectators(dec.commentary)
         case _:
             assert_never(dec)
 

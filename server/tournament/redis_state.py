@@ -126,6 +126,7 @@ _DECISIONS: Final = (
     d.Adjusted,
     d.TableNote,
     d.ConsoleRefused,
+    d.SpectatorMode,
 )
 
 CODEC: Final = Codec(

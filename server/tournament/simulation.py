@@ -353,6 +353,9 @@ class Simulation:
     def console_refused(self, op: str, text: str) -> None:
         pass
 
+    def spectators(self, commentary: bool) -> None:
+        pass  # no rail in a simulation
+
     def name(self, player: str) -> str:
         return player
 

@@ -161,6 +161,7 @@ async def test_malformed_frames_get_stable_errors_and_harm_nobody(launch: Launch
     await expect(bad, pack({1: 2}), "bad_frame")  # keys must be strings
     await expect(bad, pack({"t": "nuke"}), "unknown_type")
     await expect(bad, pack({"t": 5}), "unknown_type")
+    await expect(bad, pack({"table": TABLE}), "bad_frame")  # a map without "t"
     await expect(bad, pack({"t": "act", "table": TABLE}), "missing_field")
     act = to_wire(m.Act(table=TABLE, hand=1, verb="call"))
     await expect(bad, pack({**act, "seat": 1}), "unknown_field")  # no acting for a seat
@@ -187,7 +188,7 @@ async def test_malformed_frames_get_stable_errors_and_harm_nobody(launch: Launch
     await expect(bad, b"\xc1" * (16 * 1024 + 1), "frame_too_large")
     # commands for tables one does not sit at
     await expect(bad, encode(m.Act(table=TABLE, hand=1, verb="allin")), "not_seated")
-    await expect(bad, encode(m.Act(table="nowhere", hand=1, verb="allin")), "not_seated")
+    await expect(bad, encode(m.Act(table="nowhere", hand=1, verb="allin")), "unknown_table")
     await expect(bad, encode(m.JoinTable(table="nowhere")), "unknown_table")
     await expect(bad, encode(m.JoinTable(table=ANNEX)), "bad_token")  # no annex invite
     await expect(bad, encode(m.CreateTable(name="x", bb=0)), "out_of_range")

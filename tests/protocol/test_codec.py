@@ -30,7 +30,9 @@ def sample(cls: type) -> object:
     for f in dataclasses.fields(cls):
         tp = hints[f.name]
         text = str(tp)
-        if "tuple[int" in text:
+        if "tuple[dict" in text:
+            values[f.name] = ({"amount": 1, "eligible": [1]},)
+        elif "tuple[int" in text:
             values[f.name] = (1,)
         elif "tuple[str" in text:
             values[f.name] = ("As",)

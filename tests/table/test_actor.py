@@ -57,11 +57,12 @@ async def test_players_see_only_their_own_hole_cards_and_spectators_none() -> No
         others = [h for h in holes if h.seat != k]
         assert len(mine) == 1 and len(mine[0].cards) == 2
         assert others and all(h.cards == () for h in others)
-    # spectators are one hand behind: nothing of the live hand yet
-    assert not spectator.of(m.HoleCards) and not spectator.of(m.HandStart)
+    # the rail is live: the hand as it is dealt, every hole event without its cards
+    assert spectator.of(m.HandStart) and len(spectator.of(m.HoleCards)) == 3
+    assert all(h.cards == () for h in spectator.of(m.HoleCards))
     # play the hand out by folding to the big blind
     await play_out(actor, clients, "fold")
-    assert spectator.of(m.HandStart)
+    assert spectator.of(m.HandEnd)
     assert all(h.cards == () for h in spectator.of(m.HoleCards))
     # every recipient's sequence numbers are contiguous
     for client in [*clients, spectator]:
@@ -250,22 +251,19 @@ async def test_each_player_can_check_their_own_hole_cards_against_the_commitment
 
 
 @pytest.mark.asyncio
-async def test_absent_at_the_deal_is_a_dead_hand_with_blinds_posted() -> None:
-    # cdc 4.1, tda 29, fpc 2-3: not present when the cards are dealt -> dead hand, blinds taken
+async def test_sitting_out_at_a_friends_table_is_not_being_dealt_in() -> None:
+    # a friend who sits out is dealt nothing (no cards, no blind, no cut); his seat is kept
     actor, clock = make_table()
     task = actor.start()
     clients = await seat_players(actor, 3)
     send(actor, clients[2], m.SitOut(table="t1"))
     await settle()
     await start_hand(actor, clock)
-    dead = [a for a in clients[0].of(m.ActionEvent) if a.action == "dead_hand"]
-    assert [a.seat for a in dead] == [3]
-    assert not [h for h in clients[2].of(m.HoleCards) if h.seat == 3 and h.cards]
-    assert actor.hand is not None and actor.hand.folded[actor.hand.index["3"]]
-    posts = {a.seat for a in clients[0].of(m.ActionEvent) if a.action.startswith("post_")}
-    assert actor.core.positions is not None
-    if 3 in (actor.core.positions.sb_slot, actor.core.positions.big_blind):
-        assert 3 in posts  # the absent player's blind is still posted
+    assert "3" not in clients[0].of(m.HandStart)[-1].stacks
+    assert not [h for h in clients[0].of(m.HoleCards) if h.seat == 3]
+    assert not [a for a in clients[0].of(m.ActionEvent) if a.seat == 3]
+    assert actor.hand is not None and "3" not in actor.hand.index
+    assert 3 in actor.seats and actor.seats[3].sitting_out
     await actor.stop()
     await task
 

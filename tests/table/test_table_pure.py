@@ -66,7 +66,7 @@ def other_seat(p: Pure, seat: int, n: int) -> int:
 # ---------------------------------------------------------------------- views
 
 
-def test_players_see_only_their_own_hole_cards_and_spectators_none_one_hand_behind() -> None:
+def test_players_see_only_their_own_hole_cards_and_spectators_the_live_hand_without() -> None:
     p = Pure()
     p.seat_players(3)
     spectator = p.watch(None)
@@ -77,17 +77,22 @@ def test_players_see_only_their_own_hole_cards_and_spectators_none_one_hand_behi
         others = [h for h in holes if h.seat != k]
         assert len(mine) == 1 and len(mine[0].cards) == 2
         assert len(others) == 2 and all(h.cards == () for h in others)
-    # spectators are one hand behind: nothing of the live hand yet, and a snapshot taken now
-    # shows the table as of the last completed hand
-    assert not p.of(spectator, m.HoleCards) and not p.of(spectator, m.HandStart)
+    # the rail is live: the hand as it is dealt, every hole event without its cards, and a
+    # snapshot taken now shows the live hand (no hole, no menu)
+    start = p.last("p1", m.HandStart)
+    assert p.last(spectator, m.HandStart) == start
+    assert len(p.of(spectator, m.HoleCards)) == 3
+    assert all(h.cards == () for h in p.of(spectator, m.HoleCards))
     late = p.watch(None)
     snap = p.last(late, m.Snapshot)
-    start = p.last("p1", m.HandStart)
-    assert snap.seq < start.seq and snap.state["phase"] == "between"
-    assert snap.state["hand"] == 0 and "hole" not in snap.state
+    assert snap.seq == p.table.seq and snap.state["phase"] == "betting"
+    assert snap.state["hand"] == start.hand and "hole" not in snap.state
+    assert "menu" not in snap.state and snap.state["to_act"] == p.to_act()
     p.play_out("fold")
-    assert p.of(spectator, m.HandStart) and p.of(late, m.HandStart)
-    assert p.of(spectator, m.HoleCards) and all(h.cards == () for h in p.of(spectator, m.HoleCards))
+    assert p.of(late, m.HandEnd)
+    for who in (spectator, late):
+        assert all(h.cards == () for h in p.of(who, m.HoleCards))
+        assert not p.of(who, m.HoleProof)
     for who in ("p1", "p2", "p3", spectator, late):
         assert contiguous(seqs(p, who)), who
     assert not p.net.violations
@@ -202,27 +207,53 @@ def test_a_disconnected_player_is_checked_or_folded_without_burning_his_bank() -
 
 
 def test_absent_at_the_deal_is_a_dead_hand_with_the_blinds_posted() -> None:
-    # cdc 4.1, tda 29, fpc 2-3: not present when the cards are dealt -> dead hand, blinds taken
+    # cdc 4.1, tda 29, fpc 2-3: not present when the cards are dealt -> dead hand, blinds taken.
+    # At a friends table a player sitting out is not dealt in at all; one whose connection
+    # dropped at the deal is (his seat is still in the game)
     p = Pure()
     p.seat_players(4)
     p.send(p.conns["p4"], m.SitOut(table="t1"))  # sitting out before the hand
     p.until(TablePhase.CUT)
     positions = p.table.positions
     assert positions is not None
+    assert "4" not in p.last("p1", m.HandStart).stacks
     bb = positions.big_blind
-    gone = bb if bb != 4 else positions.sb_slot
+    gone = bb
     p.do(c.Gone(conn=p.conns[f"p{gone}"]))  # gone at the deal
     p.until(TablePhase.BETTING)
     watcher = next(f"p{s}" for s in (1, 2, 3) if s != gone)
     dead = sorted(a.seat for a in p.of(watcher, m.ActionEvent) if a.action == "dead_hand")
-    assert dead == sorted({4, gone})
-    for seat in dead:
-        assert not [h for h in p.of(f"p{seat}", m.HoleCards) if h.cards]
-        hand = p.table.hand
-        assert hand is not None and hand.folded[hand.index[str(seat)]]
+    assert dead == [gone]
+    assert not [h for h in p.of(f"p{gone}", m.HoleCards) if h.cards]
+    hand = p.table.hand
+    assert hand is not None and hand.folded[hand.index[str(gone)]] and "4" not in hand.index
+    assert not [h for h in p.of(watcher, m.HoleCards) if h.seat == 4]
     posts = {a.seat: a.action for a in p.of(watcher, m.ActionEvent) if a.action.startswith("post")}
     assert posts[bb] == "post_bb"  # the absent player's blind is still posted
-    assert posts[positions.sb_slot] == "post_sb"
+    assert 4 not in posts
+
+
+def test_a_tournament_player_sitting_out_is_dealt_dead_and_blinded_but_never_cuts() -> None:
+    # cdc 1.9 (blinds go round), tda 29, fpc 2-3 and 8-9: an absent tournament player is dealt
+    # in, his hand dead, his blinds posted; cdc 5.2: he is not asked to cut
+    p, _rail = directed(n=4)
+    p.send(p.conns["p3"], m.SitOut(table="t1"))
+    p.advance(p.config.next_hand_seconds)
+    p.do(deal(1, (4, 1, 2)))  # p3 on the dealer's right
+    assert "3" in p.last("p1", m.HandStart).stacks
+    assert p.last("p1", m.CutPrompt).seat == 2  # 3 is absent: the next one to the right
+    p.do(c.CutDeck(conn=p.conns["p2"], hand=1, position=9))
+    assert p.table.phase is TablePhase.BETTING
+    assert [a.action for a in p.of("p1", m.ActionEvent) if a.seat == 3] == ["dead_hand"]
+    p.play_out("fold")
+    p.until(TablePhase.AWAITING_DIRECTOR)
+    mark = len(p.of("p1", m.ActionEvent))
+    p.do(deal(2, (1, 2, 3)))  # p3 on the big blind
+    assert p.last("p1", m.CutPrompt).seat == 4
+    p.do(c.CutDeck(conn=p.conns["p4"], hand=2, position=9))
+    acts = [a.action for a in p.of("p1", m.ActionEvent)[mark:] if a.seat == 3]
+    assert acts[:2] == ["post_bb", "dead_hand"] or acts[:2] == ["dead_hand", "post_bb"], acts
+    assert not [h for h in p.of("p3", m.HoleCards) if h.cards]
 
 
 def test_the_player_on_the_dealers_right_cuts_and_one_sitting_out_is_never_asked() -> None:
@@ -875,7 +906,8 @@ def test_hand_for_hand_an_all_in_is_held_until_the_director_reveals() -> None:
     assert len(others(p, DirectorAllIn)) == 1
     for k in (1, 2, 3):
         assert p.last(f"p{k}", m.Notice).kind == "hand_for_hand_hold"
-    assert not [x for x in p.of(rail, m.Notice) if x.kind == "hand_for_hand_hold"]
+    # the rail is live: it is told too (commentary spectators, a hand late, are not)
+    assert [x.kind for x in p.of(rail, m.Notice)] == ["hand_for_hand_hold"]
     assert not p.of("p1", m.ShownEvent) and not p.of("p1", m.HandEnd)
     assert p.table.next_deadline() is None  # it waits for the director, no clock
     p.advance(600)

@@ -39,6 +39,7 @@ from server.tournament.decisions import (
     SeatDraw,
     ShowdownHold,
     ShowdownReveal,
+    SpectatorMode,
     TableAssignment,
     TableNote,
     Unregistered,
@@ -77,6 +78,9 @@ class Recorder:
 
     def console_refused(self, op: str, text: str) -> None:
         self._note("console_refused", op)
+
+    def spectators(self, commentary: bool) -> None:
+        self._note("spectators", commentary)
 
     def name(self, player: str) -> str:
         return player.upper()
@@ -202,6 +206,7 @@ SAMPLES: dict[type, Instruction] = {
     Adjusted: Adjusted(table_id=1, seat=2, player_id="a", stack=4000, reason="miscount"),
     TableNote: TableNote(table_id=1, text="penalty", player_id="a", dead_hands=2),
     ConsoleRefused: ConsoleRefused(op="move", text="no"),
+    SpectatorMode: SpectatorMode(commentary=True),
 }
 
 

@@ -395,7 +395,8 @@ def test_every_class_a_registered_class_may_hold_is_registered() -> None:
     assert all(issubclass(e, Enum) for e in CODEC._enums.values())
 
 
-SCHEMA = "e4df2c646c27423a"
+SCHEMA = "8cef5837b9740f17"
+"""Changed by issue 13: the console's rail mode (the SpectatorMode decision)."""
 
 
 def test_the_schema_is_known_and_the_same_in_every_process() -> None:

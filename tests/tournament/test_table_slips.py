@@ -329,10 +329,10 @@ async def test_spectators_get_no_live_hand_for_hand_hold_notice_nor_live_time_ba
     """cdc 2.7: « Lorsqu'un joueur est payé à tapis au cours d'un 'main par main', les cartes
     sont maintenues cachées jusqu'à ce que le jeu soit terminé sur l'ensemble des autres
     tables et il est demandé aux joueurs de ne donner aucune indication sur leurs cartes afin
-    de ne pas influencer le jeu en cours sur les autres tables. » docs/protocol.md:
-    « Spectators (connections without a seat) see the table one hand behind: while a hand is
-    being played they get nothing [...] A spectator's snapshot taken mid-hand shows the table
-    as of the last completed hand ».
+    de ne pas influencer le jeu en cours sur les autres tables. » docs/protocol.md: in the
+    commentary mode a director may choose, « spectators see the table one hand behind: while
+    a hand is being played they get nothing [...] a spectator's snapshot taken mid-hand shows
+    the table as of the last completed hand ».
 
     During a hand-for-hand all-in, the rail must not get the ``notice`` ``hand_for_hand_hold``
     live (it tells anyone watching, players of the other table included, that an all-in was
@@ -344,6 +344,7 @@ async def test_spectators_get_no_live_hand_for_hand_hold_notice_nor_live_time_ba
     cup = cup_factory(BUBBLE)
     await cup.open()
     await cup.start(6)
+    await cup.direct("spectators", text="commentary")
     watch = cup.players[0]
     table = cup.table_of(watch)
     await cup.until(lambda: playing(watch, table) is not None)

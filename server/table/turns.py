@@ -1,0 +1,145 @@
+"""Decisions: one id per decision a table opens, and the private ``turn`` that offers it.
+
+A *decision* is what the player to act is asked to decide, with the options of the moment
+(the engine's :class:`~server.engine.Menu`). It is new when another player is to act, when
+a new street starts, or when the options change (a pending amount after "raise" said alone,
+a call-or-fold restriction, cdc 9.3-9.4, 9.12; an opponent's fold out of turn that leaves
+nobody to raise against); it stays the same when nothing the player may do changed (a
+reconnection, a declaration recorded out of turn by someone else, cdc 9.3).
+
+Each decision gets an id that increases strictly over the table's life: the table's
+sequence number when it opened (or one more than the last id), so that a hand cut by a crash
+and dealt again under the same number (cdc 5.4) never offers an id a client already
+answered. ``turn`` is sent once per decision (and again, with the same id, to a player who
+comes back while it is open); an ``act`` may name the decision it answers (``stale_decision``
+otherwise). Pure, like the rest of the table: no clock, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from protocol import messages as m
+from protocol.errors import ErrorCode, ProtocolError
+from server.engine import Menu
+from server.engine import events as ev
+from server.table.core import TableCore
+from server.table.phases import TablePhase
+from server.table.seats import SeatState
+
+__all__ = ["DecisionBook", "Turns"]
+
+DecisionKey = tuple[object, ...]
+
+
+@dataclass(slots=True)
+class DecisionBook:
+    """The decisions of one table: the open one's id and what identifies it."""
+
+    number: int = 0
+    """The id of the latest decision (0: none yet in this process)."""
+    key: DecisionKey | None = None
+    """What makes the latest decision what it is: the table's steps so far and the options."""
+    steps: int = 0
+    """Moves that close a decision whatever the options: actions in turn (a timeout too),
+    pending declarations (the same player, asked again) and streets dealt."""
+    offered: int = 0
+    """The id of the latest decision a ``turn`` was sent for."""
+
+    def saw(self, events: Iterable[ev.Event]) -> None:
+        """Count the moves among engine events that close the decision open before them."""
+        for e in events:
+            if isinstance(e, ev.Pending | ev.BoardDealt) or (
+                isinstance(e, ev.Acted) and not e.out_of_turn
+            ):
+                self.steps += 1
+
+    def open(self, menu: Menu, seq: int) -> int:
+        """The id of the decision ``menu`` offers: the current one if nothing changed, else a
+        new one, above every earlier id and at least the table's sequence number ``seq``."""
+        key: DecisionKey = (
+            self.steps,
+            menu.player,
+            menu.call,
+            menu.can_check,
+            menu.can_fold,
+            menu.can_raise,
+            menu.min_raise_to,
+            menu.max_raise_to,
+            menu.pending,
+        )
+        if key != self.key:
+            self.key = key
+            self.number = max(self.number + 1, seq)
+        return self.number
+
+
+class Turns(TableCore):
+    """The table's part that opens decisions and offers them (a mixin of the pure table)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.decisions = DecisionBook()
+
+    def open_decision(self, menu: Menu) -> int:
+        return self.decisions.open(menu, self.out.seq)
+
+    def offer(self, now: float, menu: Menu) -> None:
+        """Send the ``turn`` of the decision ``menu`` opens, unless it was sent already (a
+        declaration recorded out of turn by someone else changes nothing of it)."""
+        decision = self.open_decision(menu)
+        if decision != self.decisions.offered:
+            self.decisions.offered = decision
+            self.send_turn(now, menu)
+
+    def send_turn(self, now: float, menu: Menu) -> None:
+        """Tell the player to act his legal options (private, unsequenced)."""
+        state = self.seats.get(int(menu.player))
+        if state is None or state.cid is None:
+            return
+        remaining = self.config.action_seconds
+        if self.timers.action is not None and self.timers.acting == int(menu.player):
+            remaining = max(0.0, self.timers.action - now)
+        self.out.send(
+            state.cid,
+            m.Turn(
+                table=self.table,
+                hand=self.hand_no,
+                seat=int(menu.player),
+                call=menu.call,
+                can_check=menu.can_check,
+                can_fold=menu.can_fold,
+                can_raise=menu.can_raise,
+                min_raise_to=menu.min_raise_to,
+                max_raise_to=menu.max_raise_to,
+                pending=menu.pending,
+                remaining_ms=int(remaining * 1000),
+                decision=self.open_decision(menu),
+            ),
+        )
+
+    def check_decision(self, state: SeatState, decision: int) -> None:
+        """An ``act`` naming ``decision``: refused with ``stale_decision`` unless it is the
+        decision open for this seat now (nothing changes)."""
+        hand = self.hand
+        menu = hand.menu() if hand is not None and self.phase is TablePhase.BETTING else None
+        if menu is None or int(menu.player) != state.seat:
+            raise ProtocolError(ErrorCode.STALE_DECISION, "no decision of yours is open")
+        if self.open_decision(menu) != decision:
+            raise ProtocolError(
+                ErrorCode.STALE_DECISION,
+                f"decision {decision} is not the open one ({self.decisions.number})",
+            )
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` may see it, the open decision's id in its ``menu``."""
+        state = super().view(seat)
+        menu = state.get("menu")
+        hand = self.hand
+        if menu is not None and hand is not None:
+            offered = hand.menu()
+            if offered is not None:
+                menu["decision"] = self.open_decision(offered)
+        return state
