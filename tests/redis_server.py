@@ -144,7 +144,13 @@ class RedisServer:
                 self.process.wait()
         if not self._log.closed:
             self._log.close()
-        self._dir.cleanup()
+        for _ in range(50):  # a forked save child may still be writing its temporary file
+            try:
+                self._dir.cleanup()
+                return
+            except OSError:
+                time.sleep(0.1)
+        shutil.rmtree(self._dir.name, ignore_errors=True)
 
     def __enter__(self) -> RedisServer:
         return self

@@ -90,6 +90,10 @@ class Window:
     max: int
     stack: int
     price: int = 0
+    wait_seconds: int = 15
+    """Rebuy only: how long a table waits before its next deal for a busted player who may
+    rebuy (tda 26: announced before the next hand, he never misses one). Online the
+    announcement is a click: 0 deals at once, as a live dealer who does not wait."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -353,7 +357,7 @@ def _check_payable(level: Level, smallest: int) -> None:
 def _window(name: str, raw: Mapping[str, Any] | None, start: int, late: int) -> Window | None:
     if raw is None:
         return None
-    extra = set(raw) - {"until_level", "max", "stack", "price"}
+    extra = set(raw) - {"until_level", "max", "stack", "price", "wait_seconds"}
     if extra:
         raise ConfigError(f"[{name}]: unknown keys {sorted(extra)}")
     window = Window(
@@ -361,12 +365,13 @@ def _window(name: str, raw: Mapping[str, Any] | None, start: int, late: int) -> 
         max=int(raw.get("max", 1)),
         stack=int(raw.get("stack", start)),
         price=int(raw.get("price", 0)),
+        wait_seconds=int(raw.get("wait_seconds", 15)),
     )
     if window.until_level > late:
         # places of busts are settled when registration closes (see Director)
         raise ConfigError(f"[{name}]: the window must close with late registration (level {late})")
-    if window.max < 1 or window.stack <= 0:
-        raise ConfigError(f"[{name}]: max >= 1 and stack > 0")
+    if window.max < 1 or window.stack <= 0 or not 0 <= window.wait_seconds <= 300:
+        raise ConfigError(f"[{name}]: max >= 1, stack > 0 and 0 <= wait_seconds <= 300")
     return window
 
 

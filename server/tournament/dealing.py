@@ -122,7 +122,7 @@ class Dealing(Balancing, Placing):
         """All tables finished the hand-for-hand hand: rank its busts together, and advance
         the stopped clock by exactly 2 minutes (cdc 2.7)."""
         items, self._round_busts = self._round_busts, []
-        out: list[Decision] = self._eliminate(items) if items else []
+        out: list[Decision] = self._eliminate(items, now) if items else []
         entered = self.clock.add(self.config.hand_for_hand_minutes * 60.0)
         return out + self._clock_events(entered, now)
 
@@ -198,6 +198,9 @@ class Dealing(Balancing, Placing):
         tolerance = self.gap_tolerance()
         for tid in list(self._waiting):
             t = self._tables[tid]
+            if self._awaits_rebuy(t, now):
+                t.wait = WaitReason.REBUY
+                continue
             if t.wait is WaitReason.SHORT_TABLE and high - len(t.seats) >= tolerance:
                 continue  # still short: nothing to re-evaluate
             reason = self._evaluate(t)
@@ -207,7 +210,16 @@ class Dealing(Balancing, Placing):
                 t.wait = reason
         return out
 
+    def _awaits_rebuy(self, t: _Table, now: float) -> bool:
+        """tda 26: the table holds its next deal while a busted player of it may still rebuy
+        (``[rebuy] wait_seconds``); once the wait is over his seat is free again."""
+        if t.reserved and now < t.rebuy_until:
+            return True
+        t.reserved.clear()
+        return False
+
     def _deal(self, t: _Table, *, hfh: bool = False) -> list[Decision]:
+        t.reserved.clear()  # tda 26: a rebuy comes before the next hand
         out = self._race_if_due(t)
         level = self.clock.level
         assert level.blinds is not None and level.number is not None

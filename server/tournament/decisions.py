@@ -150,6 +150,8 @@ class WaitReason(StrEnum):
     """cdc 2.2: three players to start, two after a break."""
     FINAL_TABLE_DRAW = "final_table_draw"
     """The final table is drawn once every table has finished its hand (cdc 2.6)."""
+    REBUY = "rebuy"
+    """tda 26: a busted player of the table may still rebuy before its next hand."""
     TABLE_CLOSED = "table_closed"
     FINISHED = "finished"
 

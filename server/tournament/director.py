@@ -312,7 +312,6 @@ class Director(Dealing):
             return [*out, Wait(table_id=t.id, reason=WaitReason.TABLE_CLOSED)]
         if t.status is _Status.DEALT:
             raise ReportError(f"table {table_id} asked to deal during hand {t.hand_no}")
-        t.reserved.clear()  # tda 26: a rebuy comes before the next hand
         if t.status is not _Status.WAITING:
             self._set_status(t, _Status.WAITING)
             t.wait = None
@@ -320,7 +319,10 @@ class Director(Dealing):
         if t.status is _Status.WAITING and not any(
             isinstance(d, Deal) and d.table_id == t.id for d in out
         ):
-            reason = self._evaluate(t) or WaitReason.HAND_FOR_HAND
+            if t.wait is WaitReason.REBUY:
+                reason = WaitReason.REBUY
+            else:
+                reason = self._evaluate(t) or WaitReason.HAND_FOR_HAND
             t.wait = reason
             out.append(Wait(table_id=t.id, reason=reason))
         return out
@@ -365,7 +367,7 @@ class Director(Dealing):
             if not self._round_tables:
                 out += self._end_round(now)
         elif busts:
-            out += self._eliminate([(t.id, b) for b in busts])
+            out += self._eliminate([(t.id, b) for b in busts], now)
         out += self._race_if_due(t)
         return out + self._settle(now, source=t)
 

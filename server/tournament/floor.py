@@ -45,6 +45,8 @@ class _Table:
     seats: dict[int, str] = field(default_factory=dict)
     reserved: dict[int, str] = field(default_factory=dict)
     """Seats of busted players who may still rebuy before the next hand (tda 26)."""
+    rebuy_until: float = 0.0
+    """Until when the table waits for them before its next deal (``[rebuy] wait_seconds``)."""
     ref: Positions | None = None
     before: Positions | None = None
     """``ref`` before the hand being played (a cancelled hand is replayed from it, cdc 5.4)."""

@@ -89,7 +89,7 @@ class Placing(Floor):
 
     # ================================================================== eliminations
 
-    def _eliminate(self, items: list[tuple[int, Bust]]) -> list[Decision]:
+    def _eliminate(self, items: list[tuple[int, Bust]], now: float) -> list[Decision]:
         """Players busted together: ranked (cdc 1.10, 2.7), bounties paid (fpc part B)."""
         entries = [self._entries[b.player_id] for _, b in items]
         blocks = self._rank(items)
@@ -100,7 +100,10 @@ class Placing(Floor):
             for tid, b in items:
                 e = self._entries[b.player_id]
                 if self._can_rebuy(e):
-                    self._tables[tid].reserved[b.seat] = e.player_id
+                    t = self._tables[tid]
+                    t.reserved[b.seat] = e.player_id
+                    wait = self.config.rebuy.wait_seconds if self.config.rebuy else 0
+                    t.rebuy_until = now + wait
         return out + self._rank_and_report(blocks)
 
     def _rank_and_report(self, blocks: list[_Block]) -> list[Decision]:

@@ -141,8 +141,43 @@ def test_rebuy_too_late_after_the_next_hand_starts() -> None:
     dl = deal(d, 1)
     victim = next(iter(dl.seats.values()))
     end(d, dl, busts=[victim])
-    deal(d, 1)
-    assert one(d.rebuy(victim, 10.0), Refused).reason is RefusalReason.NOT_ALLOWED
+    deal(d, 1, now=15.0)  # the table waited its 15 s for him (tda 26), then dealt
+    assert one(d.rebuy(victim, 16.0), Refused).reason is RefusalReason.NOT_ALLOWED
+
+
+def test_the_table_waits_for_a_rebuy_then_deals_without_him() -> None:
+    # tda 26: a rebuy announced before the next hand; online the table gives the busted
+    # player [rebuy] wait_seconds to click before it deals
+    d = _late(rebuy={"until_level": 2, "max": 2, "wait_seconds": 20})
+    dl = deal(d, 1)
+    victim = next(iter(dl.seats.values()))
+    end(d, dl, busts=[victim], now=100.0)
+    assert one(d.ready(1, 101.0), Wait).reason is WaitReason.REBUY
+    assert not [x for x in d.tick(119.0) if isinstance(x, Deal)]
+    dealt = [x for x in d.tick(120.0) if isinstance(x, Deal) and x.table_id == 1]
+    assert len(dealt) == 1 and victim not in dealt[0].seats.values()
+    assert one(d.rebuy(victim, 121.0), Refused).reason is RefusalReason.NOT_ALLOWED
+
+
+def test_a_rebuy_within_the_wait_deals_at_once_with_him() -> None:
+    d = _late(rebuy={"until_level": 2, "max": 2, "wait_seconds": 20})
+    dl = deal(d, 1)
+    victim = next(iter(dl.seats.values()))
+    seat = next(s for s, p in dl.seats.items() if p == victim)
+    end(d, dl, busts=[victim], now=100.0)
+    assert one(d.ready(1, 101.0), Wait).reason is WaitReason.REBUY
+    out = d.rebuy(victim, 105.0)
+    assert one(out, Rebought).seat == seat
+    dealt = [x for x in out if isinstance(x, Deal) and x.table_id == 1]
+    assert len(dealt) == 1 and dealt[0].seats[seat] == victim
+
+
+def test_without_a_wait_the_table_deals_at_once() -> None:
+    d = _late(rebuy={"until_level": 2, "max": 2, "wait_seconds": 0})
+    dl = deal(d, 1)
+    victim = next(iter(dl.seats.values()))
+    end(d, dl, busts=[victim], now=100.0)
+    assert victim not in deal(d, 1, now=100.0).seats.values()
 
 
 def test_reentry_is_a_new_entry_seated_as_a_late_registrant() -> None:

@@ -395,7 +395,7 @@ def test_every_class_a_registered_class_may_hold_is_registered() -> None:
     assert all(issubclass(e, Enum) for e in CODEC._enums.values())
 
 
-SCHEMA = "8cef5837b9740f17"
+SCHEMA = "05276672a96ce125"
 """Changed by issue 13: the console's rail mode (the SpectatorMode decision)."""
 
 

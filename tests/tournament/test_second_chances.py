@@ -31,7 +31,7 @@ from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.store import Store
 from server.table.clock import FakeClock
-from server.tournament import RefusalReason, Refused, Registered
+from server.tournament import RefusalReason, Refused, Registered, Wait, WaitReason
 from server.tournament.director import Director
 from server.tournament.redis_link import RedisLink
 from tests.integration.wsclient import WsClient
@@ -321,7 +321,8 @@ def test_the_directors_predicates_answer_as_its_decisions() -> None:
     d.abandon(quitter, 5.0)
     assert not d.may_reenter(quitter) and quitter not in d.second_chances()
     assert one(d.reenter(quitter, 6.0), Refused).reason is RefusalReason.NOT_ALLOWED
-    d.ready(1, 6.5)  # the table asks for its next hand: too late to rebuy (tda 26)
+    assert one(d.ready(1, 6.5), Wait).reason is WaitReason.REBUY  # tda 26: it waits
+    d.tick(15.0)  # its 15 s are over: it deals, too late to rebuy (tda 26)
     assert d.second_chances() == {victim: (False, True)}
     assert one(d.rebuy(victim, 7.0), Refused).reason is RefusalReason.NOT_ALLOWED
     assert one(d.reenter(victim, 8.0), Registered).entry == 2
