@@ -236,14 +236,20 @@ class NullServer:
                         min_raise_to=100,
                         max_raise_to=t.stacks[seat],
                         remaining_ms=30_000,
+                        decision=t.seq + 1,  # a new id per decision, as the server's
                     )
                 )
             )
         self.broadcast(t, m.ClockEvent, hand=t.hand, seat=seat, kind="action", remaining_ms=30_000)
 
     def act(self, t: Table, seat: int, msg: m.Act) -> None:
-        if t.phase != "betting" or msg.hand != t.hand:
-            raise ProtocolError(ErrorCode.STALE_HAND, "no betting round in progress")
+        if msg.hand != t.hand:
+            raise ProtocolError(ErrorCode.STALE_HAND, "not the current hand")
+        if t.phase != "betting":
+            conn = t.seats.get(seat)
+            if conn is not None:  # what the server sends: the engine's rule code
+                conn.deliver(encode(m.Error(code="rule.not_betting", message="no betting round")))
+            return
         if t.order[t.to_act] != seat:
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "not your turn")
         self.broadcast(
