@@ -153,16 +153,17 @@ class Client:
     errors: list[str] = field(default_factory=list)
     frames: list[bytes] = field(default_factory=list)
 
-    def shot(self, label: str) -> Path:
+    def shot(self, label: str, full_page: bool = True) -> Path:
         """A screenshot for people to look at (the tests' assertions are on the page's
         boxes and texts, never on the picture). Chromium on a loaded 2-core machine sometimes
         cannot produce a full-page capture of a page that repaints its clocks within 15 s (CI
         runs of 2288e29 and of issue 11): then the viewport is taken, animations frozen; if
-        that fails too, the reason is written beside the missing picture and warned about."""
+        that fails too, the reason is written beside the missing picture and warned about.
+        ``full_page=False``: what the person sees without scrolling."""
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{label}.png"
         attempts: list[dict[str, Any]] = [
-            {"full_page": True},
+            {"full_page": full_page},
             {"full_page": False, "animations": "disabled", "caret": "initial"},
         ]
         failures = []

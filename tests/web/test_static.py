@@ -39,12 +39,12 @@ def test_root_serves_the_page_with_its_module(port: int) -> None:
     assert status == 200
     assert kind.startswith("text/html")
     html = body.decode()
-    assert re.search(r'<script type="module" src="app\.js"></script>', html)
+    assert re.search(r'<script type="module" src="js/main\.js"></script>', html)
     assert 'name="viewport"' in html
     assert _get(port, "/index.html")[2] == body
 
 
-@pytest.mark.parametrize("path", ["/app.js", MSGPACK])
+@pytest.mark.parametrize("path", ["/js/main.js", "/js/net.js", MSGPACK])
 def test_scripts_are_served_as_javascript(port: int, path: str) -> None:
     status, kind, body = _get(port, path)
     assert status == 200
@@ -58,9 +58,9 @@ def test_style_is_served_as_css(port: int) -> None:
     assert kind.startswith("text/css")
 
 
-def test_app_imports_the_vendored_msgpack() -> None:
-    source = (CLIENT / "app.js").read_text()
-    assert f'from ".{MSGPACK}"' in source
+def test_the_connection_imports_the_vendored_msgpack() -> None:
+    source = (CLIENT / "js" / "net.js").read_text()
+    assert f'from "..{MSGPACK}"' in source
 
 
 def test_every_module_of_the_vendored_msgpack_is_served(port: int) -> None:
@@ -106,3 +106,40 @@ def test_nothing_outside_client_web_is_served(port: int, path: str) -> None:
     status, _, body = _get(port, path)
     assert status == 404, (path, body[:100])
     assert b"[project]" not in body
+
+
+def test_every_module_of_the_page_is_served_from_main(port: int) -> None:
+    """The page's ES modules: all reached from js/main.js by their imports, all served."""
+    seen: set[str] = set()
+    todo = ["/js/main.js"]
+    while todo:
+        path = todo.pop()
+        if path in seen or path.startswith("/vendor/"):
+            continue
+        seen.add(path)
+        status, kind, body = _get(port, path)
+        assert status == 200 and "javascript" in kind, path
+        base = path.rsplit("/", 1)[0]
+        for target in re.findall(r'(?:from|import)\s*"(\.{1,2}/[^"]+)"', body.decode()):
+            parts = base.split("/")
+            for piece in target.split("/"):
+                if piece == "..":
+                    parts.pop()
+                elif piece != ".":
+                    parts.append(piece)
+            todo.append("/".join(parts))
+    on_disk = {f"/js/{p.name}" for p in (CLIENT / "js").glob("*.js")}
+    assert seen == on_disk, on_disk ^ seen
+
+
+def test_modules_are_small_and_share_one_store() -> None:
+    """One module per view, each small; the page's mutable state lives in store.js only (no
+    other module declares a top-level `let` or `var`); the pots are the server's (no copy of
+    the engine's pot layering in the page)."""
+    for path in sorted((CLIENT / "js").glob("*.js")):
+        source = path.read_text()
+        assert source.count("\n") < 450, path.name
+        if path.name != "store.js":
+            assert not re.search(r"^(let|var)\s", source, re.M), path.name
+        assert "layerPots" not in source and "computePots" not in source, path.name
+    assert not (CLIENT / "pots.js").exists() and not (CLIENT / "app.js").exists()

@@ -332,6 +332,7 @@ def start_a_tournament(
         assert bob.page.inner_text("#t-registered-panel h2") == "Registered players"
         wait_until(lambda: {"Ana", "Bob"} <= registered(bob), "the registered players")
         bob.shot("t01-registered")
+        ana.shot("view-tournament-lobby-phone", full_page=False)
     crowd = BotCrowd(server.ws, tid, BOTS, seed=attempt)
     crowds.append(crowd)
     crowd.register()
@@ -402,10 +403,35 @@ def the_page_follows_the_move(moved: Client, tid: str, ana: Client) -> None:
         return reason in moved.page.inner_text("#log") and label in bar and reason in bar
 
     wait_until(says_why, f"{name}'s page saying why he moved")
+    a_phone_keeps_the_table_in_view(ana)
 
     # ---- a reload brings the player back to his seat (follow with his token)
     moved.page.reload()
     wait_until(follows, f"{name}'s page back at his seat after a reload")
+
+
+def a_phone_keeps_the_table_in_view(ana: Client) -> None:
+    """On a small phone the tournament's header and bar take a line or two, not a third of
+    the screen: the felt and the dock fill the rest, without scrolling."""
+    page = ana.page
+    page.set_viewport_size({"width": 360, "height": 640})
+    try:
+        page.wait_for_function(
+            """() => document.querySelector('.seat.you')
+                && document.getElementById('me').getBoundingClientRect().bottom <= innerHeight"""
+        )
+        boxes = page.evaluate(
+            """() => Object.fromEntries(['top', 't-top', 'felt', 'me'].map((id) => {
+                const r = document.getElementById(id).getBoundingClientRect();
+                return [id, [r.top, r.bottom]];
+            }))"""
+        )
+        assert boxes["t-top"][1] <= 640 * 0.2, boxes  # header and tournament bar
+        assert boxes["felt"][1] <= boxes["me"][0] and boxes["me"][1] <= 640 + 0.5, boxes
+        assert boxes["felt"][1] - boxes["felt"][0] >= 640 * 0.35, boxes
+        ana.shot("view-tournament-table-360x640", full_page=False)
+    finally:
+        page.set_viewport_size({"width": 390, "height": 844})
 
 
 def the_console_runs_the_clock(
@@ -458,6 +484,7 @@ def the_console_runs_the_clock(
     page.click("#d-folded")
     page.wait_for_selector("#d-folded-out h3")
     director.shot("t07-console")
+    director.shot("view-director-console")
 
 
 def a_player_calls_the_director(director: Client, candidates: tuple[Client, ...]) -> Client:

@@ -194,7 +194,9 @@ export async function checkSignature(record) {
 
 // Checks a signed hand record. `commitment`: the root this page received in hand_start (or
 // null); `holeProof`: the private hole_proof of this hand (or null); `hole`: our own cards.
-// -> {ok, checks: [{key, ok: true|false|null, detail}]}  (null: could not be checked)
+// -> {ok, checks: [{key, ok: true|false|null, detail}], chips: {key, ok, detail}, seen, root,
+// commitment, cut}
+// (ok null: could not be checked; `seen`: each board and shown card, opened where it was dealt)
 export async function verifyRecord(record, { commitment = null, holeProof = null, seat = null, hole = null } = {}) {
   const checks = [];
   const root = typeof record.root === "string" && HEX64.test(record.root) ? record.root : null;
@@ -225,6 +227,7 @@ export async function verifyRecord(record, { commitment = null, holeProof = null
 
   // 3. board and shown cards sit where the deal put them; 4. nothing else is opened
   const posProblems = [];
+  const seen = []; // each board and shown card: {card, where, seat, ok} (ok: opened where dealt)
   const allowed = new Set();
   const validN = Number.isInteger(n) && n >= 2 && n <= 22;
   const holeMap = slots.hole || {};
@@ -245,17 +248,21 @@ export async function verifyRecord(record, { commitment = null, holeProof = null
     (record.board || []).forEach((card, i) => {
       const position = deckPosition(cut, boardSlots(n)[i]);
       allowed.add(position);
-      if (opened.get(position) !== card) posProblems.push(`board card ${card} is not opened at position ${position}`);
+      const ok = opened.get(position) === card;
+      seen.push({ card, where: "board", seat: null, ok });
+      if (!ok) posProblems.push(`board card ${card} is not opened at position ${position}`);
     });
     for (const [s, cards] of Object.entries(record.shown || {})) {
       const pair = holeMap[s];
       if (!pair) {
         posProblems.push(`seat ${s} was not dealt in`);
+        for (const card of cards) seen.push({ card, where: "shown", seat: Number(s), ok: false });
         continue;
       }
       const positions = pair.map((slot) => deckPosition(cut, slot));
       for (const card of cards) {
         const hit = positions.find((p) => opened.get(p) === card && !allowed.has(p));
+        seen.push({ card, where: "shown", seat: Number(s), ok: hit !== undefined });
         if (hit === undefined) posProblems.push(`seat ${s} shows ${card} not opened at its positions`);
         else allowed.add(hit);
       }
@@ -291,7 +298,71 @@ export async function verifyRecord(record, { commitment = null, holeProof = null
   } else if (seat !== null) {
     checks.push({ key: "chkHoleUnknown", ok: null, detail: "" });
   }
-  return { ok: checks.every((c) => c.ok !== false), checks };
+
+  // 7. the chips add up (protocol/chips.py): apart from the cards' checks
+  const problems = chipProblems(record);
+  const chips = { key: "chkChips", ok: problems.length === 0, detail: problems.join("; ") };
+  return { ok: chips.ok && checks.every((c) => c.ok !== false), checks, chips, seen, root, commitment, cut };
+}
+
+// ---------------------------------------------------------------- chips
+
+const isInt = (v) => Number.isInteger(v);
+
+function seatSums(items, amount, problems, what) {
+  const sums = {};
+  for (const item of items) {
+    const value = item[amount] ?? 0;
+    if (!isInt(item.seat) || !isInt(value) || value < 0) {
+      problems.push(`${what}: seat ${item.seat} has a bad ${amount}`);
+      continue;
+    }
+    sums[item.seat] = (sums[item.seat] || 0) + value;
+  }
+  return sums;
+}
+
+const total = (sums) => Object.values(sums).reduce((a, b) => a + b, 0);
+const list = (value) => (Array.isArray(value) ? value.filter((x) => x && typeof x === "object") : []);
+
+// What protocol/chips.py checks: the chips the actions put in are the pots plus the chips
+// returned, each pot's shares pay the pot, and each seat ends with its starting stack, less
+// what it put in, plus what came back and what it won. -> list of problems (empty: they add up).
+export function chipProblems(record) {
+  const problems = [];
+  const putIn = seatSums(list(record.actions), "added", problems, "action");
+  const back = seatSums(list(record.returned), "amount", problems, "returned");
+  let potTotal = 0;
+  const won = {};
+  for (const pot of list(record.pots)) {
+    if (!isInt(pot.amount) || pot.amount < 0) {
+      problems.push(`pot ${pot.index}: bad amount`);
+      continue;
+    }
+    potTotal += pot.amount;
+    let paid = 0;
+    for (const share of Array.isArray(pot.shares) ? pot.shares : []) {
+      if (!Array.isArray(share) || share.length !== 2 || !isInt(share[0]) || !isInt(share[1])) {
+        problems.push(`pot ${pot.index}: bad share`);
+        continue;
+      }
+      won[share[0]] = (won[share[0]] || 0) + share[1];
+      paid += share[1];
+    }
+    if (paid !== pot.amount) problems.push(`pot ${pot.index}: shares pay ${paid} of ${pot.amount}`);
+  }
+  if (total(putIn) !== potTotal + total(back)) {
+    problems.push(`the actions put in ${total(putIn)} chips, the pots hold ${potTotal} and ${total(back)} were returned`);
+  }
+  const final = record.final_stacks;
+  if (!final || typeof final !== "object") return problems;
+  for (const player of list(record.players)) {
+    const expected = player.stack - (putIn[player.seat] || 0) + (back[player.seat] || 0) + (won[player.seat] || 0);
+    if (final[String(player.seat)] !== expected) {
+      problems.push(`seat ${player.seat}: ${player.stack} - ${putIn[player.seat] || 0} + ${back[player.seat] || 0} + ${won[player.seat] || 0} = ${expected}, the record says ${final[String(player.seat)]}`);
+    }
+  }
+  return problems;
 }
 
 // The private openings of our own two cards: they reach the committed root, and they are

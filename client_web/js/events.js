@@ -1,0 +1,338 @@
+// The table as the server tells it: a snapshot replaces everything, then each table event
+// (in seq order) and each private message changes the store's table `t`. Nothing here
+// computes a rule: pots, options and amounts are the server's (docs/protocol.md).
+import { checkHoleProof } from "./fairness.js";
+import { say, ruled } from "./log.js";
+import { KEY, saveJSON, store } from "./store.js";
+
+const LIVE = ["cut", "betting", "showdown"];
+const FORCED = ["pending", "post_sb", "post_bb", "post_ante", "returned"];
+
+export const inHand = (t) => LIVE.includes(t.phase);
+
+// A rule correction, shown in the middle of the table for a few seconds.
+export function flash(t, makeText) {
+  t.ruling = { make: makeText, until: performance.now() + 9000 };
+}
+
+function saveProofs(t) {
+  const keys = Object.keys(t.proofs).map(Number).sort((a, b) => b - a);
+  for (const k of keys.slice(60)) delete t.proofs[k];
+  saveJSON(KEY.proofs(store.state.table), t.proofs);
+}
+
+function proofEntry(t, hand) {
+  if (!t.proofs[hand]) t.proofs[hand] = {};
+  return t.proofs[hand];
+}
+
+export function setClock(t, seat, kind, remainingMs, thinkingMs) {
+  const now = performance.now();
+  const fresh = !t.clock || t.clock.seat !== seat || t.clock.kind !== "action";
+  if (thinkingMs !== undefined) t.thinkStart = now - thinkingMs;
+  else if (kind === "action" && fresh) t.thinkStart = now;
+  t.clock = { seat, kind, deadline: now + remainingMs, total: Math.max(remainingMs, 1) };
+}
+
+// Our options: a `turn` or the snapshot's `menu`. A decision answered already (the same
+// `decision` offered again: a reconnection, another player's gesture) stays answered, so
+// that we never act twice on one decision; a new decision opens the controls.
+function takeTurn(t, options) {
+  const key = options.decision !== undefined && options.decision !== null
+    ? `${options.hand}:${options.decision}`
+    : `${options.hand}:n${t.turnNo + 1}`;
+  const same = t.turn && t.turn.key === key;
+  t.turn = { ...options, key };
+  if (!same) t.turnNo += 1;
+  if (t.acted && t.acted.key !== key) t.acted = null;
+}
+
+export function applySnapshot(msg) {
+  const st = msg.state;
+  const t = store.state.t;
+  t.synced = true;
+  t.resyncing = false;
+  t.seq = msg.seq;
+  t.config = {
+    name: st.name,
+    profile: st.profile,
+    blinds: st.blinds,
+    ante_format: st.ante_format,
+    max_seats: st.max_seats,
+    denominations: st.denominations || [],
+    actionSeconds: st.action_seconds ?? 30,
+    timeCallAfter: st.time_call_after ?? 60,
+  };
+  t.you = st.you ?? null;
+  t.hand = st.hand;
+  t.phase = st.phase;
+  t.button = st.button ?? null;
+  t.seats = {};
+  for (const x of st.seats) {
+    t.seats[x.seat] = {
+      player: x.player,
+      stack: x.stack,
+      connected: x.connected,
+      sittingOut: x.sitting_out,
+      leaving: false,
+      wasHere: x.connected,
+      busted: false,
+    };
+  }
+  const live = LIVE.includes(st.phase);
+  t.board = st.board || [];
+  t.bets = {};
+  for (const [seat, amount] of Object.entries(st.bets || {})) t.bets[Number(seat)] = amount;
+  t.folded = new Set(st.folded || []);
+  t.dealt = new Set(live ? Object.keys(st.bets || st.start_stacks || {}).map(Number) : []);
+  t.allin = new Set();
+  t.cards = {};
+  for (const seat of t.dealt) {
+    t.cards[seat] = [];
+    if (t.seats[seat] && t.seats[seat].stack === 0 && !t.folded.has(seat)) t.allin.add(seat);
+  }
+  for (const [seat, cards] of Object.entries(st.shown || {})) t.cards[Number(seat)] = cards;
+  t.blindSeats = { sb: st.small_blind ?? null, bb: st.big_blind ?? null };
+  t.hole = st.hole || [];
+  t.awards = [];
+  t.pots = live ? st.pots || [] : null;
+  t.potTotal = live ? st.pot_total ?? (st.pots || []).reduce((sum, p) => sum + p.amount, 0) : 0;
+  if (live && t.you !== null && t.hole.length) proofEntry(t, st.hand).hole = t.hole;
+  t.toAct = st.to_act ?? null;
+  if (st.menu && t.you !== null) takeTurn(t, { ...st.menu, seat: t.you, hand: st.hand });
+  else t.turn = null;
+  t.clock = null;
+  if (t.toAct !== null && st.clock_remaining_ms !== undefined) {
+    setClock(t, t.toAct, "action", st.clock_remaining_ms, st.thinking_ms);
+  }
+  t.cut = null;
+  t.pre = null;
+  t.showable = false;
+  if (t.you !== null) t.bustedMe = false;
+}
+
+// Seats that busted stay on view (with their cards) until the next hand starts.
+function clearBusted(t) {
+  for (const [seat, x] of Object.entries(t.seats)) if (x.busted) delete t.seats[seat];
+}
+
+const seatStatus = {
+  busted(t, msg, x) {
+    x.busted = true;
+    x.stack = 0;
+    if (msg.seat === t.you) {
+      t.lastSeat = t.you;
+      t.you = null;
+      t.bustedMe = true;
+      t.turn = null;
+      localStorage.removeItem(KEY.seat(store.state.table));
+    }
+  },
+  left(t, msg) {
+    delete t.seats[msg.seat];
+    if (msg.seat === t.you) {
+      t.you = null;
+      localStorage.removeItem(KEY.seat(store.state.table));
+    }
+  },
+};
+
+// Table events, in seq order.
+export const EVENTS = {
+  seat(t, msg) {
+    const known = t.seats[msg.seat];
+    const special = seatStatus[msg.status];
+    if (special) {
+      say("seat", msg);
+      special(t, msg, known || (t.seats[msg.seat] = { player: msg.player, stack: 0, connected: false }));
+      return;
+    }
+    const x = known && !known.busted ? known : { player: msg.player, stack: msg.stack, connected: false, sittingOut: false, leaving: false };
+    const wasAway = Boolean(known) && known.wasHere && !known.connected;
+    x.player = msg.player ?? x.player;
+    // mid-hand, a seat event carries the stack the seat had when the hand started (the
+    // server updates it at the hand's end): the live stack comes from the actions
+    if (!(known && inHand(t) && t.dealt.has(msg.seat))) x.stack = msg.stack;
+    if (msg.status === "connected") x.connected = x.wasHere = true;
+    if (msg.status === "disconnected") {
+      x.connected = false;
+      x.wasHere = true;
+    }
+    if (msg.status === "sitting_out") x.sittingOut = true;
+    if (msg.status === "sitting_in") x.sittingOut = false;
+    if (msg.status === "leaving") x.leaving = true;
+    if (msg.status === "seated") x.busted = false;
+    t.seats[msg.seat] = x;
+    if (msg.status !== "connected" || wasAway) say("seat", msg);
+  },
+
+  hand_start(t, msg) {
+    clearBusted(t);
+    t.hand = msg.hand;
+    // a tournament's blinds go up with the levels: each hand says its own
+    if (t.config && Array.isArray(msg.blinds) && msg.blinds.length >= 2) t.config.blinds = msg.blinds;
+    t.phase = "cut";
+    t.button = msg.button;
+    t.blindSeats = { sb: msg.small_blind ?? null, bb: msg.big_blind };
+    t.dealt = new Set(Object.keys(msg.stacks).map(Number));
+    for (const [seat, stack] of Object.entries(msg.stacks)) if (t.seats[seat]) t.seats[seat].stack = stack;
+    Object.assign(t, {
+      board: [], bets: {}, pots: [], potTotal: 0, folded: new Set(), allin: new Set(), cards: {}, hole: [],
+      awards: [], turn: null, acted: null, toAct: null, clock: null, cut: null, pre: null, showable: false,
+      ruling: null, tray: [], bustedMe: false,
+    });
+    t.proofs[msg.hand] = { commitment: msg.commitment }; // a new server may reuse numbers
+    saveProofs(t);
+    say("hand_start", msg);
+  },
+
+  cut_prompt(t, msg) {
+    t.cut = { seat: msg.seat, deadline: performance.now() + msg.deadline_ms, at: 1 + Math.floor(Math.random() * 51) };
+    proofEntry(t, msg.hand).cutter = msg.seat; // who cut: said by the fairness check (history.js)
+    saveProofs(t);
+    say("cut_prompt", msg);
+  },
+
+  hole(t, msg) {
+    t.cut = null;
+    t.phase = "betting";
+    t.cards[msg.seat] = [];
+    if (msg.cards.length && msg.seat === t.you) {
+      t.hole = msg.cards;
+      proofEntry(t, msg.hand).hole = msg.cards;
+      proofEntry(t, msg.hand).seat = msg.seat;
+      saveProofs(t);
+    } else if (msg.cards.length && t.you === null) {
+      // a commentary rail (spectators a hand behind): the finished hand's cards, face up
+      t.cards[msg.seat] = msg.cards;
+    }
+  },
+
+  action(t, msg) {
+    const seat = msg.seat;
+    const a = msg.action;
+    t.cut = null;
+    if (t.phase === "cut") t.phase = "betting";
+    if (t.seats[seat]) t.seats[seat].stack = msg.stack;
+    if (a === "returned") {
+      t.potTotal -= msg.added;
+      t.bets[seat] = Math.max(0, (t.bets[seat] || 0) - msg.added);
+    } else {
+      t.potTotal += msg.added;
+      // the round's bet of the seat is its `to` (antes go straight to the pot)
+      if (!["post_ante", "muck", "dead_hand"].includes(a)) t.bets[seat] = msg.to;
+    }
+    if (a === "fold" || a === "dead_hand") t.folded.add(seat);
+    // (a commentary rail keeps the cards it was given: what a commentary is for)
+    if (a === "muck" && !(t.you === null && (t.cards[seat] || []).length)) t.cards[seat] = undefined;
+    if (msg.allin) t.allin.add(seat);
+    if (seat === t.toAct && !FORCED.includes(a)) {
+      t.toAct = null; // the next clock_event says who speaks next
+      if (seat === t.you) t.turn = null;
+    }
+    if (seat === t.you && !FORCED.includes(a) && a !== "muck") t.pre = null;
+    const text = say("action", msg);
+    if (ruled(msg)) flash(t, text);
+  },
+
+  board(t, msg) {
+    t.board = t.board.concat(msg.cards);
+    t.bets = {};
+    t.toAct = null;
+    // the pots once the round's bets are gathered: the server's (absent from older servers:
+    // then only the total is known, never a side pot of our own making)
+    t.pots = Array.isArray(msg.pots) ? msg.pots : null;
+    say("board", msg);
+  },
+
+  shown(t, msg) {
+    t.cards[msg.seat] = msg.cards;
+    t.phase = "showdown";
+    say("shown", msg);
+  },
+
+  pot(t, msg) {
+    t.potTotal -= msg.amount;
+    t.awards.push(msg);
+    t.bets = {};
+    say("pot", msg);
+  },
+
+  hand_end(t, msg) {
+    for (const [seat, stack] of Object.entries(msg.stacks)) if (t.seats[seat]) t.seats[seat].stack = stack;
+    // a winner without a call may show (cdc 10.1); the server refuses anyone else
+    const live = [...t.dealt].filter((seat) => !t.folded.has(seat));
+    t.showable = t.you !== null && !msg.cancelled && live.length === 1 && live[0] === t.you &&
+      !(t.cards[t.you] || []).length;
+    Object.assign(t, { phase: "between", toAct: null, turn: null, clock: null, cut: null, pre: null, bets: {}, potTotal: 0, tray: [] });
+    if (msg.cancelled) say("cancelled", msg);
+    if (msg.record) {
+      if (!t.hands.includes(msg.hand)) {
+        t.hands.push(msg.hand);
+        t.hands = t.hands.slice(-200);
+        saveJSON(KEY.hands(store.state.table), t.hands);
+      }
+      say("record", msg);
+    }
+  },
+
+  clock_event(t, msg) {
+    t.toAct = msg.seat;
+    t.phase = "betting";
+    if (msg.kind === "action") t.timeCalled = false;
+    if (msg.kind === "time") t.timeCalled = true;
+    setClock(t, msg.seat, msg.kind, msg.remaining_ms);
+    if (msg.kind !== "action") say("clock", msg);
+  },
+
+  chat_event(t, msg) {
+    say("chat", msg);
+  },
+};
+
+// Private messages (no seq).
+export const PRIVATE = {
+  turn(t, msg) {
+    if (msg.hand !== t.hand) return;
+    takeTurn(t, msg);
+    t.toAct = msg.seat;
+    t.phase = "betting";
+    t.pre = null; // our turn came: a pre-action has bound (then no turn) or was released
+    if (!t.clock || t.clock.seat !== msg.seat) setClock(t, msg.seat, "action", msg.remaining_ms);
+  },
+  seated(t, msg) {
+    t.you = msg.seat;
+    t.lastSeat = msg.seat;
+    t.bustedMe = false;
+    localStorage.setItem(KEY.seat(store.state.table), msg.token); // it rotates at every login: keep the newest
+  },
+  notice(t, msg) {
+    const text = say("notice", msg);
+    if (msg.kind === "oot_recorded" && t.pre) t.pre.status = "recorded";
+    if (["oot_bound", "oot_released", "oot_discarded"].includes(msg.kind)) {
+      t.pre = null; // bound: the action follows; released or discarded: the box is cleared
+      if (msg.kind !== "oot_bound") flash(t, text);
+    }
+  },
+  hole_proof(t, msg) {
+    // the openings of our own cards: checked against the commitment of hand_start
+    const entry = proofEntry(t, msg.hand);
+    entry.proof = { root: msg.root, cut: msg.cut, openings: msg.openings };
+    const hole = entry.hole || (msg.hand === t.hand ? t.hole : null);
+    const table = store.state.table;
+    saveProofs(t);
+    checkHoleProof(entry.proof, entry.commitment || null, hole).then((problems) => {
+      store.update((s) => {
+        if (s.table !== table) return;
+        entry.check = { ok: problems.length === 0, problems, committed: Boolean(entry.commitment) };
+        saveProofs(s.t);
+        say("proof", { hand: msg.hand, problems });
+      });
+    });
+  },
+};
+
+// Our own bet and stack, and the largest bet of the round.
+export const maxBet = (t) => Math.max(0, ...Object.values(t.bets));
+export const myStack = (t) => (t.you !== null && t.seats[t.you] ? t.seats[t.you].stack : 0);
+

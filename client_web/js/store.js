@@ -1,0 +1,147 @@
+// The page's one shared state. Every module reads `store.state` and changes it only through
+// `store.update(fn)`; the views subscribe and are redrawn once after a burst of updates (a
+// microtask later). No other module keeps mutable state of its own.
+
+const params = new URLSearchParams(location.search);
+const TOURNAMENT = params.get("tournament") || "";
+const TABLE = TOURNAMENT ? "" : params.get("table") || "";
+
+// Where a browser keeps what must survive a reload.
+export const KEY = {
+  seat: (table) => `brasseur.seat.${table}`, // the newest seat token
+  proofs: (table) => `brasseur.proofs.${table}`, // commitments, hole cards and proofs by hand
+  hands: (table) => `brasseur.hands.${table}`, // hands finished with a record
+  log: (table) => `brasseur.log.${table}`, // (session) the log's messages
+  tables: "brasseur.tables",
+  nick: "brasseur.nick",
+  lang: "brasseur.lang",
+  mute: "brasseur.mute",
+  tournament: (id) => `brasseur.tournament.${id}`, // {token, player}: a registration
+  register: (id) => `brasseur.register.${id}`, // (session) register when the page opens
+};
+
+export function loadJSON(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key));
+    return value ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export const saveJSON = (key, value) => localStorage.setItem(key, JSON.stringify(value));
+
+function browserLang() {
+  const saved = localStorage.getItem(KEY.lang);
+  if (saved === "fr" || saved === "en") return saved;
+  const langs = navigator.languages || [navigator.language || ""];
+  return langs.some((l) => /^fr\b/i.test(l)) ? "fr" : "en";
+}
+
+// What the page knows of the table shown (a fresh one when a tournament player changes table).
+export function freshTable(name) {
+  return {
+    synced: false,
+    resyncing: false,
+    resyncAt: 0,
+    seq: 0,
+    config: null, // name, profile, blinds [sb, bb, ante], max_seats, denominations, clocks
+    you: null,
+    lastSeat: null, // our seat, kept after a bust (the felt keeps its orientation)
+    seats: {}, // seat -> {player, stack, connected, sittingOut, leaving, wasHere, busted}
+    phase: "waiting", // waiting, cut, betting, showdown, between
+    hand: 0,
+    button: null,
+    blindSeats: { sb: null, bb: null },
+    dealt: new Set(),
+    board: [],
+    bets: {}, // seat -> chips in the current betting round (the `to` of its last action)
+    pots: null, // the server's pots [{amount, eligible}] (snapshot, board event), null: unknown
+    potTotal: 0, // every chip in the middle: pots + bets
+    folded: new Set(),
+    allin: new Set(),
+    cards: {}, // seat -> [] face down, or the cards shown
+    hole: [],
+    awards: [], // pot events of this hand
+    turn: null, // our options (turn, or the snapshot's menu) and their decision key
+    turnNo: 0, // counts our decisions (for people and tests following the page)
+    acted: null, // {key, id}: the decision we answered, and the act's id
+    toAct: null,
+    clock: null, // {seat, kind, deadline, total}
+    thinkStart: 0, // when the player to act started thinking (performance.now())
+    timeCalled: false,
+    cut: null, // {seat, deadline}
+    ruling: null, // {make, until}
+    pre: null, // {kind, status: "sent" | "recorded", id}
+    tray: [],
+    showable: false,
+    bustedMe: false, // our seat busted at this table: sit again or leave
+    proofs: name ? loadJSON(KEY.proofs(name), {}) : {},
+    hands: name ? loadJSON(KEY.hands(name), []) : [],
+    log: [], // [kind, msg] of the log's lines
+  };
+}
+
+const state = {
+  mode: TOURNAMENT ? "tournament" : TABLE ? "table" : "lobby",
+  table: TABLE, // the table shown (in a tournament: ours, or one watched)
+  invite: TABLE ? params.get("invite") || "" : "",
+  lang: browserLang(),
+  nick: localStorage.getItem(KEY.nick) || "",
+  mute: localStorage.getItem(KEY.mute) === "1",
+  status: "",
+  error: "", // the last refusal or problem, shown near the controls
+  net: { ws: null, stopped: false, retry: 0, usingSeatToken: false, nextId: 1, url: "" },
+  t: freshTable(TABLE),
+  tour: {
+    id: TOURNAMENT,
+    director: TOURNAMENT ? params.get("director") || "" : "",
+    state: null, // the last `tournament` state (docs/protocol.md)
+    at: 0, // when it came (performance.now()): the level clock counts down from there
+    mine: TOURNAMENT ? loadJSON(KEY.tournament(TOURNAMENT), null) : null, // {token, player}
+    myTable: null,
+    mySeat: null,
+    watching: null,
+    lastMove: null,
+    moves: {},
+    pending: {}, // request id -> op
+    folded: null,
+  },
+  lobby: { tournaments: null, created: null },
+  ui: { wasMyTurn: false, drawn: {}, amountFor: null },
+};
+
+const listeners = new Set();
+let queued = false;
+
+function flush() {
+  queued = false;
+  for (const listener of listeners) listener(state);
+}
+
+// One drawing per frame, however many messages came (a busy tournament table sends dozens a
+// second); a hidden page draws when it is shown again.
+const schedule = typeof requestAnimationFrame === "function" ? requestAnimationFrame : queueMicrotask;
+
+export const store = {
+  state,
+  // Change the state (fn gets it), then redraw the views once.
+  update(fn) {
+    const result = fn ? fn(state) : undefined;
+    if (!queued) {
+      queued = true;
+      schedule(flush);
+    }
+    return result;
+  },
+  // The same, drawn at once: what a person just did shows before the next event.
+  now(fn) {
+    const result = fn ? fn(state) : undefined;
+    flush();
+    return result;
+  },
+  subscribe(listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
