@@ -56,7 +56,12 @@ const LINES = {
   pot: (m) => [() => `${potName(m.index)} ${fmt(m.amount)}: ` +
     m.winners.map((w, i) => `${nameOf(w)} ${t("wins")} ${fmt(m.shares[i])}`).join(", "), "win"],
   cancelled: (m) => [() => `${t("handNo")} ${m.hand}: ${t("cancelled")}`, "hand"],
-  record: (m) => [() => `${t("handNo")} ${m.hand}: `, "hand", m.hand],
+  // "Hand N: [hand record]" where the page offers records (a friends table); else "Hand N ✓"
+  record: (m) => [
+    () => `${t("handNo")} ${m.hand}${store.state.mode === "table" ? ": " : " ✓"}`,
+    "hand",
+    m.hand,
+  ],
   clock: (m) => [() => `${m.kind === "time" ? t("clockTime") : t("clockBank")} ${nameOf(m.seat)}: ${secs(m.remaining_ms)}`,
     m.kind === "time" ? "notice" : ""],
   chat: (m) => [() => `${m.player} ${t("says")}: ${m.text}`, "chat"],

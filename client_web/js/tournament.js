@@ -289,6 +289,10 @@ function outLine(T, st, you) {
     return mine[2] ? `${place} ${t("youWon").replace("%m", fmt(mine[2]))}` : place;
   }
   if (you.can_rebuy || you.can_reenter) return t("youOutChance");
+  if (you.place) {
+    // the server ranks us once late registration is closed (cdc 1.10): prizes come with results
+    return t("youFinished").replace("%p", ordinal(you.place)).replace("%n", fmt(st.entries ?? 0));
+  }
   return `${t("youOut")} ${t("placeLater")}`;
 }
 
@@ -312,7 +316,7 @@ function renderYou(s, st) {
     reason: T.lastMove ? T.lastMove.reason : "",
     balanced: String(T.moves.balancing || 0),
     out: String(out),
-    place: result ? String(result[0]) : "",
+    place: result ? String(result[0]) : out && you.place ? String(you.place) : "",
   });
   const moved = $("t-moved");
   moved.hidden = !T.lastMove || !T.myTable;

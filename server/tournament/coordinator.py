@@ -373,6 +373,7 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
         # per player, for the host's ``you`` (never sent as such): the busted players who may
         # rebuy or re-enter now
         "second_chances": {p: list(c) for p, c in d.second_chances().items()},
+        "places": d.places(),  # per player too: each busted player's place, once known
     }
 
 

@@ -217,6 +217,11 @@ class Floor:
     def results(self) -> tuple[Result, ...]:
         return self._results
 
+    def places(self) -> dict[str, int]:
+        """The places already known of busted players (their latest entry): set when
+        registration closes or at the bust after it (cdc 1.10)."""
+        return {pid: e.place for pid, e in self._entries.items() if e.out and e.place is not None}
+
     def next_deadline(self) -> float | None:
         """When :meth:`tick` should next be called (the end of the current level)."""
         return self.clock.level_ends_at()

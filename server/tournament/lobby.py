@@ -24,7 +24,7 @@ def lobby_state(
 ) -> dict[str, Any]:
     """The state as the lobby shows it: table names, the rail's mode (``spectators``: as this
     process's tables have it), no player's private fields."""
-    out = {k: v for k, v in state.items() if k != "second_chances"}
+    out = {k: v for k, v in state.items() if k not in ("second_chances", "places")}
     out["tables"] = [[table_name(t), n] for t, n in state.get("tables", []) if isinstance(t, int)]
     out["players"] = [
         [pid, name, table_name(t), seat, stack]
@@ -55,4 +55,7 @@ def you(
     out["out"] = seat is None and started
     out["can_rebuy"] = bool(chances[0])
     out["can_reenter"] = bool(chances[1])
+    place = state.get("places", {}).get(pid)
+    if place is not None and out["out"]:
+        out["place"] = place  # cdc 1.10: known once registration is closed
     return out

@@ -31,7 +31,7 @@ from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.store import Store
 from server.table.clock import FakeClock
-from server.tournament import RefusalReason, Refused, Registered, Wait, WaitReason
+from server.tournament import RefusalReason, Refused, Registered, Wait, WaitReason, lobby
 from server.tournament.director import Director
 from server.tournament.redis_link import RedisLink
 from tests.integration.wsclient import WsClient
@@ -332,3 +332,30 @@ def test_the_directors_predicates_answer_as_its_decisions() -> None:
     assert one(d.register("late", "L", 40 * MIN), Refused).reason is (
         RefusalReason.REGISTRATION_CLOSED
     )
+
+
+def test_a_busted_players_place_reaches_only_him_once_registration_is_closed() -> None:
+    """cdc 1.10: busts are ranked when late registration closes (before, a re-entry could
+    still change the field); then each busted player's ``you`` carries his place, and the
+    lobby's state never carries anyone's."""
+    cfg = config(late_registration_until_level=2, reentry={"until_level": 2, "max": 1})
+    d = Director(cfg, random.Random(1), now=0.0)
+    for p in players(12):
+        d.register(p, p, 0.0)
+    d.start(0.0)
+    dl = deal(d, 1)
+    victim, other = list(dl.seats.values())[:2]
+    end(d, dl, busts=[victim])
+    assert d.places() == {}  # late registration open: not ranked yet
+    d.tick(40 * MIN)  # the end of level 2: registration closes, busts are ranked
+    assert d.places() == {victim: 12}
+    state = {"phase": "running", "places": d.places(), "second_chances": {}}
+    assert lobby.you(state, victim, True, None) == {
+        "player": victim,
+        "out": True,
+        "can_rebuy": False,
+        "can_reenter": False,
+        "place": 12,
+    }
+    assert "place" not in (lobby.you(state, other, True, ("T-1", 2)) or {})
+    assert "places" not in lobby.lobby_state(state, str, "live")

@@ -250,11 +250,11 @@ def test_a_late_entry_busts_rebuys_then_re_enters(
             cleo.shot("j02-late-entry-dealt-in-phone", full_page=False)
         return visible(cleo, "#t-rebuy")
 
-    play_until(cleo, busted, "Cleo's first bust", 90)
+    play_until(cleo, busted, "Cleo's first bust", 150)
     assert dealt, "busted before her cards showed"
     out_of_play(cleo)
     assert visible(cleo, "#t-reenter")  # both windows are open
-    # the rebuy: before her table deals again (next_hand_seconds = 4), at her seat (tda 26)
+    # the rebuy: while her table waits for it ([rebuy] wait_seconds = 6), at her seat (tda 26)
     page.click("#t-rebuy")
     wait_until(
         lambda: page.get_attribute("#t-you", "data-reason") == "rebuy" or visible(cleo, "#error"),
@@ -328,12 +328,14 @@ def test_the_draw_says_seated_and_a_busted_player_sees_his_place(
     play_until(fay, lambda: page.get_attribute("#t-you", "data-out") == "true", "Fay's bust", 90)
     out_of_play(fay)
     assert not visible(fay, "#t-rebuy") and not visible(fay, "#t-reenter")
-    text = page.inner_text("#t-you")
-    assert text == "You are out of the tournament. Your place shows here with the results."
-    fay.shot("j06-out-place-to-come", full_page=False)
-    # the two others play it out: the results give her place
+    # registration is closed: her place is known at her bust (cdc 1.10), before the results
+    wait_until(lambda: page.get_attribute("#t-you", "data-place") == "3", "Fay's place", 10)
+    assert page.inner_text("#t-you") == "You finished 3rd of 3."
+    assert page.locator("#t-results tbody tr").count() == 0
+    fay.shot("j06-out-place-at-once", full_page=False)
+    # the two others play it out: the results give every place
     mode["shove"] = True
-    wait_until(lambda: page.get_attribute("#t-you", "data-place") == "3", "Fay's place", 60)
+    wait_until(lambda: page.locator("#t-results tbody tr").count() == 3, "the results", 60)
     assert page.inner_text("#t-you") == "You finished 3rd of 3."
     assert page.locator("#t-results tbody tr").count() == 3
     out_of_play(fay)
