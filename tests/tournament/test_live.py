@@ -52,6 +52,8 @@ class Audit:
         self.final = ""
         self.hfh_active = False
         self.barrier_broken: list[str] = []
+        self.bubble_deals = 0
+        """Deals with several tables open and one bust from the money or the final table."""
 
     def __call__(self, decisions: list[Any]) -> None:
         d = self.director
@@ -72,6 +74,13 @@ class Audit:
                 if self.hfh_active and not dec.hand_for_hand:
                     self.barrier_broken.append(f"table {dec.table_id} dealt alone in hand-for-hand")
                 counts = d.table_counts()
+                bubbles = (len(d.payouts) + 1, d.config.final_table_size + 1)
+                if len(counts) > 1 and d.remaining in bubbles:
+                    self.bubble_deals += 1
+                    if not dec.hand_for_hand:  # cdc 2.7
+                        self.barrier_broken.append(
+                            f"table {dec.table_id} dealt at the bubble ({d.remaining} left) alone"
+                        )
                 if len(counts) > 1:
                     gap = max(counts.values()) - len(dec.seats)
                     if gap >= d.gap_tolerance():
@@ -177,11 +186,12 @@ async def test_200_bots_play_a_tournament_to_one_winner_on_live_tables(
     assert audit.gap_violations == [], audit.gap_violations[:10]
     # balancing moved players (how many depends on the cards: 10 to 30 seen in CI runs)
     assert audit.moves >= 5
-    # hand-for-hand at the bubble (cdc 2.7): from the moment it is on, no table deals alone.
-    # (Whether a hand-for-hand hand is dealt depends on the cards: a bust in a hand still being
-    # played when it starts can burst the bubble before every table is ready.)
-    assert audit.hfh_on >= 1, audit.hfh_on
+    # hand-for-hand at the bubble (cdc 2.7): from the moment it is on, no table deals alone, and
+    # no table deals at a bubble without it. (Whether a bubble is ever dealt at depends on the
+    # cards: busts at two tables in the same moment can jump over both bubbles, as one CI run
+    # did; then there is nothing to play hand for hand.)
     assert audit.barrier_broken == [], audit.barrier_broken
+    assert audit.hfh_on >= 1 or audit.bubble_deals == 0, (audit.hfh_on, audit.bubble_deals)
 
     # results: every entry placed once, the winner holds every chip, prizes and points
     results = json.loads(store.get_meta("tournament:live:results.json") or "{}")
