@@ -33,6 +33,7 @@ import math
 
 from server.engine.positions import Positions
 
+from .config import Window
 from .dealing import Dealing
 from .decisions import (
     Bust,
@@ -117,37 +118,37 @@ class Director(Dealing):
         """The player has shown up (fpc 2-2 no-show removal, with ``track_presence``)."""
         self._entry(player_id).present = True
 
-    def may_rebuy(self, player_id: str) -> bool:
-        """A :meth:`rebuy` would be accepted now: busted (not removed, not abandoned) within
-        the window and its maximum, and his table has not dealt its next hand (tda 26)."""
+    def _busted_in(self, player_id: str, window: Window | None) -> _Entry | None:
+        """The player's entry if he is busted (not removed; an announced abandon or a
+        disqualification is final, cdc 1.9) and ``window`` is open now."""
         e = self._entries.get(player_id)
+        if e is None or window is None or not e.out or e.removed or e.abandoned:
+            return None
+        return e if self._window_open(window.until_level) else None
+
+    def may_rebuy(self, player_id: str) -> bool:
+        """A :meth:`rebuy` would be accepted now: busted within the window and its maximum,
+        and his table has not dealt its next hand (tda 26)."""
         window = self.config.rebuy
+        e = self._busted_in(player_id, window)
         return not (
             e is None
             or window is None
-            or not e.out
-            or e.removed
-            or e.abandoned
             or e.table is None
             or e.seat is None
             or e.rebuys >= window.max
-            or not self._window_open(window.until_level)
             or self._tables[e.table].reserved.get(e.seat) != player_id
         )
 
     def may_reenter(self, player_id: str) -> bool:
         """A :meth:`reenter` would be accepted now: busted (an announced abandon or a
         disqualification is final, cdc 1.9), within the window, its maximum and the entries."""
-        e = self._entries.get(player_id)
         window = self.config.reentry
+        e = self._busted_in(player_id, window)
         return not (
             e is None
             or window is None
-            or not e.out
-            or e.removed
-            or e.abandoned
             or e.entry > window.max
-            or not self._window_open(window.until_level)
             or self.phase is Phase.REGISTERING
             or self._entry_refusal(player_id) is not None
         )
