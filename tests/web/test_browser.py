@@ -313,6 +313,8 @@ def test_friends_play_to_showdown_with_buttons_words_and_chips(
         "hand 2",
     )
     first, second = acting(players, timeout=20)
+    # each page draws its own cards at its next frame: both are dealt now
+    wait_until(lambda: len(hole_cards(ana)) == len(hole_cards(bob)) == 2, "hand 2's cards")
     cards2 = hole_cards(ana) + hole_cards(bob)
     assert len(cards2) == 4
     # the player to act starts the time bank: a visible countdown for everyone
