@@ -574,8 +574,15 @@ class Player:
                 self.busted = True
         elif isinstance(msg, m.Error) and msg.ref in self.pending:
             hand = self.pending.pop(msg.ref)
-            if msg.code.startswith("rule.") and hand == self.hand:
-                await self.act(hand, "call", None)
+            # a refused choice falls back to a call, once: the call is not in ``pending``, so a
+            # refused call (no betting round any more: a replayed clock of a hand a crash cut)
+            # ends there instead of looping until the rate limit closes the connection
+            if (
+                msg.code.startswith("rule.")
+                and msg.code != "rule.not_betting"
+                and hand == self.hand
+            ):
+                await self.act(hand, "call", None, fallback=True)
 
     async def turn(self, hand: int) -> None:
         key = (hand, self.progress)
@@ -586,9 +593,10 @@ class Player:
         if choice is not None:
             await self.act(hand, *choice)
 
-    async def act(self, hand: int, verb: str, amount: int | None) -> None:
+    async def act(self, hand: int, verb: str, amount: int | None, fallback: bool = False) -> None:
         ref = self.client.next_id()
-        self.pending[ref] = hand
+        if not fallback:
+            self.pending[ref] = hand
         self.actions += 1
         await self.client.send(m.Act(table=self.table, hand=hand, verb=verb, amount=amount, id=ref))
 
