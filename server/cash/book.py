@@ -1,0 +1,178 @@
+"""Buy-ins, rebuys and cash-outs at a cash table: what each book allows, and the ledger.
+
+verify / can / do (STYLE.md 4): :meth:`CashBook.refusal` says why a move is not allowed (a
+stable :class:`Refusal` code, nothing changes); :meth:`CashBook.buy_in` and
+:meth:`CashBook.cash_out` apply an allowed move and write it in the :class:`Ledger`. The
+table calls them between hands only (chips never change during a hand) and holds the stacks;
+the book holds what the stacks do not say: how much each player bought in this session, when
+he last cashed out, whether he left with chips (casino: a seat fee on his return), and the
+fpc season capital (:class:`~server.cash.capital.Capital`). Pure: times are given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from server.cash.capital import Capital
+from server.cash.ledger import Entry, Ledger, Move
+from server.cash.rules import CashRules, Rebuy
+
+__all__ = ["CashBook", "CashError", "Refusal"]
+
+
+class Refusal(StrEnum):
+    """Why a buy-in, rebuy or cash-out is refused (stable codes on the wire)."""
+
+    BELOW_MIN = "cash.below_min"
+    """Less than the table's minimum buy-in, or a stack left under the big blind (casino
+    cash: « on ne peut pas recevoir de cartes avec une cave inférieure à la grosse blind »)."""
+    ABOVE_MAX = "cash.above_max"
+    """The stack would exceed the table's maximum (casino cash: « de ne pas dépasser le
+    maximum de la table »; fpc cash: 5,000)."""
+    NOT_MULTIPLE = "cash.not_multiple"
+    """Not a multiple of the table's unit (casino cash: « par multiples de la petite blind »)."""
+    SESSION_CAP = "cash.session_cap"
+    """More than the session allows in all (fpc cash: 5,000 in one or several buy-ins)."""
+    NOT_BUSTED = "cash.not_busted"
+    """A rebuy while chips remain (fpc cash: « une recave n'est pas possible tant que l'on
+    possède des jetons devant soi »)."""
+    WAIT = "cash.wait"
+    """A new buy-in too soon after a cash-out (fpc cash: 30 minutes)."""
+    CAPITAL = "cash.capital"
+    """More than one's season capital, or a capital lost (fpc cash: « ne peut en aucun cas
+    engager une valeur de jetons supérieure à son capital »; « l'adhérent ayant perdu la
+    totalité de son capital ne pourra plus participer »)."""
+    IN_HAND = "cash.in_hand"
+    """Chips change between hands only."""
+
+
+class CashError(Exception):
+    def __init__(self, code: Refusal, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class Account:
+    player: str
+    name: str
+    seated: bool = False
+    cashed_out_at: float | None = None
+    left_with_chips: bool = False
+    """He left with his stack: a seat fee on his return (casino cash)."""
+
+
+@dataclass(slots=True)
+class CashBook:
+    rules: CashRules
+    ledger: Ledger = field(default_factory=Ledger)
+    capital: Capital | None = None
+    accounts: dict[str, Account] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ can
+
+    def refusal(
+        self, player: str, amount: int, stack: int, now: float, in_hand: bool = False
+    ) -> tuple[Refusal, str] | None:
+        """Why ``player``, who has ``stack`` at the table (0 if he is not seated or busted),
+        may not bring ``amount`` now; ``None`` when he may."""
+        account = self.accounts.get(player)
+        rebuy = account is not None and account.seated
+        if in_hand and rebuy:
+            return Refusal.IN_HAND, "chips are added between hands"
+        return self._limits(amount, stack, rebuy) or self._session(player, amount, now, rebuy)
+
+    def _limits(self, amount: int, stack: int, rebuy: bool) -> tuple[Refusal, str] | None:
+        """The table's limits, whoever brings the chips."""
+        rules = self.rules
+        if amount <= 0 or amount % rules.unit:
+            return Refusal.NOT_MULTIPLE, f"buy in by multiples of {rules.unit}"
+        if rebuy and rules.rebuy is Rebuy.BUSTED and stack > 0:
+            return Refusal.NOT_BUSTED, "a rebuy only once every chip is lost (fpc cash)"
+        if stack + amount > rules.max_buyin:
+            return Refusal.ABOVE_MAX, f"the table's maximum is {rules.max_buyin}"
+        # casino cash: « en respectant les limites minimales et maximales autorisées de la
+        # table » (a rebuy too), « on ne peut pas recevoir de cartes avec une cave inférieure
+        # à la grosse blind »; fpc cash: « la cave est comprise entre 500 et 5 000 jetons »
+        least = max(rules.min_buyin, rules.min_stack)
+        if stack + amount < least:
+            return Refusal.BELOW_MIN, f"bring at least {least - stack}"
+        return None
+
+    def _session(
+        self, player: str, amount: int, now: float, rebuy: bool
+    ) -> tuple[Refusal, str] | None:
+        """What this player did before: his cash-out, his session's buy-ins, his capital."""
+        rules = self.rules
+        account = self.accounts.get(player)
+        if not rebuy and account is not None and account.cashed_out_at is not None:
+            ready = account.cashed_out_at + rules.cashout_wait_seconds
+            if now < ready:
+                return Refusal.WAIT, f"a new buy-in in {int(ready - now) + 1} s (fpc cash: 30 min)"
+        if rules.session_cap is not None:
+            bought = self.ledger.bought(player)
+            if bought + amount > rules.session_cap:
+                left = rules.session_cap - bought
+                return Refusal.SESSION_CAP, f"{left} more at most this session"
+        if self.capital is not None:
+            available = self.capital.available(player)
+            if amount > available:
+                return Refusal.CAPITAL, f"your capital allows {available} more"
+        return None
+
+    # ------------------------------------------------------------------ do
+
+    def buy_in(
+        self, player: str, name: str, amount: int, stack: int, now: float, hand: int = 0
+    ) -> Entry:
+        """Bring ``amount`` to the table (a first buy-in or a rebuy); raises
+        :class:`CashError` and changes nothing when :meth:`refusal` says no."""
+        refused = self.refusal(player, amount, stack, now)
+        if refused is not None:
+            raise CashError(*refused)
+        account = self.accounts.setdefault(player, Account(player, name))
+        move = Move.REBUY if account.seated else Move.BUY_IN
+        account.name = name
+        account.seated = True
+        if self.capital is not None:
+            self.capital.take(player, amount)
+        return self.ledger.add(
+            Entry(at=now, move=move, player=player, name=name, amount=amount, hand=hand)
+        )
+
+    def cash_out(
+        self, player: str, stack: int, now: float, hand: int = 0, by: str = ""
+    ) -> Entry | None:
+        """``player`` leaves the table with his whole ``stack`` (never part of it: casino
+        cash « il est formellement interdit de diminuer sa cave », fpc cash « la décave ne
+        peut être partielle »), or the host (``by``) removes him and returns it. ``None``
+        when he leaves busted (nothing to write)."""
+        account = self.accounts.get(player)
+        if account is None or not account.seated:
+            return None
+        account.seated = False
+        account.cashed_out_at = now
+        account.left_with_chips = stack > 0
+        if self.capital is not None:
+            self.capital.give(player, stack)
+        if stack == 0:
+            return None
+        move = Move.REMOVED if by else Move.CASH_OUT
+        return self.ledger.add(
+            Entry(
+                at=now, move=move, player=player, name=account.name, amount=stack, hand=hand, by=by
+            )
+        )
+
+    def rake(self, amount: int, now: float, hand: int) -> None:
+        if amount > 0:
+            self.ledger.add(
+                Entry(at=now, move=Move.RAKE, player="", name="", amount=amount, hand=hand)
+            )
+
+    def owes_return_fee(self, player: str) -> bool:
+        """He left with his stack and comes back: a big blind as a seat fee (casino cash)."""
+        account = self.accounts.get(player)
+        return self.rules.return_fee and account is not None and account.left_with_chips

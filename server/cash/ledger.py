@@ -1,0 +1,134 @@
+"""The ledger of a cash table: every chip that came to the table or left it, per player.
+
+What friends settle after the night and what a club writes on its « feuille de marque »
+(fpc cash: « le joueur indique sur la feuille de marque le montant de la cave prise »). Every
+buy-in, rebuy, cash-out, stack returned by the host, and the rake is one :class:`Entry`; the
+ledger balances to the chip at any moment between hands: bought in − cashed out − rake =
+the chips on the table (:meth:`Ledger.imbalance`). Pure: times are given.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = ["Entry", "Ledger", "Move", "Totals"]
+
+
+class Move(StrEnum):
+    """What one ledger line records."""
+
+    BUY_IN = "buy_in"
+    """A first buy-in at this table (chips to the table)."""
+    REBUY = "rebuy"
+    """More chips for a seated player (chips to the table)."""
+    CASH_OUT = "cash_out"
+    """A player leaves with his whole stack (chips from the table)."""
+    REMOVED = "removed"
+    """The host removed a player: his stack is returned to him (chips from the table)."""
+    RAKE = "rake"
+    """Retained by the house from a hand's pots (casino « la taille »; player is empty)."""
+
+
+IN = frozenset({Move.BUY_IN, Move.REBUY})
+OUT = frozenset({Move.CASH_OUT, Move.REMOVED})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entry:
+    at: float
+    """When (seconds since the epoch)."""
+    move: Move
+    player: str
+    """The player's id ("" for the rake)."""
+    name: str
+    amount: int
+    hand: int = 0
+    """The last hand dealt when it happened (the hand a rake comes from)."""
+    by: str = ""
+    """Who decided it when it was not the player (the host's name)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Totals:
+    """One player's figures for the session."""
+
+    player: str
+    name: str
+    bought: int
+    cashed: int
+
+    @property
+    def net(self) -> int:
+        """Cashed out minus bought in (what the player won; negative: lost). A player still
+        seated has not cashed out yet: read it with his stack."""
+        return self.cashed - self.bought
+
+
+@dataclass(slots=True)
+class Ledger:
+    entries: list[Entry] = field(default_factory=list)
+
+    def add(self, entry: Entry) -> Entry:
+        if entry.amount < 0 or (entry.amount == 0 and entry.move in IN):
+            raise ValueError(f"a ledger amount must be positive: {entry}")
+        self.entries.append(entry)
+        return entry
+
+    def totals(self) -> list[Totals]:
+        """Per player, in order of first appearance."""
+        names: dict[str, str] = {}
+        bought: dict[str, int] = {}
+        cashed: dict[str, int] = {}
+        for e in self.entries:
+            if e.move is Move.RAKE:
+                continue
+            names[e.player] = e.name
+            if e.move in IN:
+                bought[e.player] = bought.get(e.player, 0) + e.amount
+            else:
+                cashed[e.player] = cashed.get(e.player, 0) + e.amount
+        return [
+            Totals(player=p, name=n, bought=bought.get(p, 0), cashed=cashed.get(p, 0))
+            for p, n in names.items()
+        ]
+
+    def bought(self, player: str, since: float = float("-inf")) -> int:
+        return sum(
+            e.amount for e in self.entries if e.player == player and e.move in IN and e.at >= since
+        )
+
+    def rake(self) -> int:
+        return sum(e.amount for e in self.entries if e.move is Move.RAKE)
+
+    def imbalance(self, stacks: Iterable[int]) -> int:
+        """Bought in − cashed out − rake − the chips on the table: 0 when every chip is
+        accounted for (the table checks it after every hand; anything else is a bug)."""
+        total_in = sum(e.amount for e in self.entries if e.move in IN)
+        total_out = sum(e.amount for e in self.entries if e.move in OUT)
+        return total_in - total_out - self.rake() - sum(stacks)
+
+    def csv(self, stacks: Mapping[str, int] | None = None) -> str:
+        """Every line, then one line per player (bought, cashed out, on the table, net)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["at", "move", "player", "name", "amount", "hand", "by"])
+        for e in self.entries:
+            writer.writerow([f"{e.at:.3f}", e.move.value, e.player, e.name, e.amount, e.hand, e.by])
+        writer.writerow([])
+        writer.writerow(["player", "name", "bought", "cashed_out", "on_table", "net"])
+        for t in self.totals():
+            on_table = (stacks or {}).get(t.player, 0)
+            writer.writerow([t.player, t.name, t.bought, t.cashed, on_table, t.net + on_table])
+        return out.getvalue()
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [asdict(e) for e in self.entries]
+
+    @classmethod
+    def from_json(cls, data: Iterable[Mapping[str, Any]]) -> Ledger:
+        return cls([Entry(**{**e, "move": Move(e["move"])}) for e in data])

@@ -1,0 +1,158 @@
+"""A cash table's rules: its limits and what each rulebook's cash-game section says.
+
+Two of the five books describe cash games: the casino's "Règles applicables en Cash Game"
+(casino cash, file 003 lines 43-78) and the Friends Poker Club's "LE CASH GAME" with its
+"multi-bordes" (fpc cash, file 004 lines 849-885). They differ on almost every point, so a
+cash table carries a :class:`CashRules` made from the profile (:func:`cash_rules`), then
+adjusted by the table's host within what the book allows (limits, blinds, rake). Pure data:
+the decisions live in :mod:`server.cash.book` (buy-ins, rebuys, cash-outs),
+:mod:`server.cash.absence` (missed blinds) and :mod:`server.cash.capital` (fpc season
+capital).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+__all__ = ["Absence", "CashRules", "Entry", "Rebuy", "cash_rules"]
+
+
+class Rebuy(StrEnum):
+    """When a seated player may bring more chips."""
+
+    ANNOUNCED = "announced"
+    """Between hands, when announced and within the table's maximum (casino cash: « aucun
+    apport de jetons extérieurs à la cave initiale n'est autorisé à moins de l'annoncer
+    préalablement et de ne pas dépasser le maximum de la table »)."""
+    BUSTED = "busted"
+    """Only once every chip is lost (fpc cash: « une recave n'est pas possible tant que l'on
+    possède des jetons devant soi »)."""
+
+
+class Entry(StrEnum):
+    """How a newcomer comes into the game."""
+
+    SEAT_FEE = "seat_fee"
+    """casino cash: he posts a big blind as a seat fee, unless the button has not finished
+    its first round; or he waits for the big blind."""
+    POSITION = "position"
+    """fpc 17-2 (the cash section sends to « Changement de place »): he plays at once if he
+    does not change the blinds' progress, else from the cut-off."""
+
+
+class Absence(StrEnum):
+    """What happens to an absent player's seat."""
+
+    MISSED_BLINDS = "missed_blinds"
+    """casino cash: first round of blinds dealt and taken, second round « miss blinds » and
+    no cards, third round sit-out; with a waiting list, one round at most."""
+    DEALT_IN = "dealt_in"
+    """fpc cash: « le joueur absent de la table reçoit les cartes, les blinds sont
+    prélevées »."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CashRules:
+    """Everything that decides money at a cash table. Amounts are chips (integers)."""
+
+    profile: str
+    sb: int
+    bb: int
+    min_buyin: int
+    """The smallest buy-in (casino: the table's minimum; fpc cash: 500)."""
+    max_buyin: int
+    """The largest stack one may bring (casino: the table's maximum; fpc cash: 5,000)."""
+    unit: int
+    """Buy-ins and rebuys are multiples of this (casino cash: « par multiples de la petite
+    blind »)."""
+    rebuy: Rebuy
+    session_cap: int | None
+    """The most one may buy in for during one session, in one or several buy-ins (fpc cash:
+    « le montant de 5 000 jetons (en une ou plusieurs caves) est le maximum autorisé par
+    session »); ``None``: no cap."""
+    min_stack: int
+    """No cards with less (casino cash: « on ne peut pas recevoir de cartes avec une cave
+    inférieure à la grosse blind »)."""
+    cashout_wait_seconds: int
+    """After a cash-out, the wait before a new buy-in (fpc cash: 30 minutes)."""
+    return_fee: bool
+    """Leaving with one's stack and coming back costs a big blind as a seat fee (casino)."""
+    entry: Entry
+    absence: Absence
+    capital: int | None
+    """The season capital each member starts with (fpc cash: 40,000 for Hold'em); ``None``:
+    no capital, the table is not part of a season."""
+    runs: int
+    """How many runs of the board when two players are all-in before the turn (fpc
+    multi-bordes: 3); 1: one board unless the players agree to run it twice."""
+    rake_permille: int = 0
+    """The rake (casino « la taille »), per thousand of each pot; 0 for friends."""
+    rake_cap: int = 0
+    """The most raked from one hand (0: no cap)."""
+
+    def check(self) -> None:
+        """Raise ``ValueError`` for limits no table could play with."""
+        if not 0 < self.sb <= self.bb:
+            raise ValueError("blinds: 0 < small blind <= big blind")
+        if self.unit <= 0 or self.min_buyin % self.unit or self.max_buyin % self.unit:
+            raise ValueError(f"the limits must be multiples of {self.unit}")
+        if not self.bb <= self.min_buyin <= self.max_buyin:
+            raise ValueError("limits: big blind <= minimum buy-in <= maximum buy-in")
+        if self.session_cap is not None and self.session_cap < self.min_buyin:
+            raise ValueError("the session cap is below the minimum buy-in")
+        if not 1 <= self.runs <= 3:
+            raise ValueError("runs: 1, 2 or 3")
+        if not 0 <= self.rake_permille <= 100 or self.rake_cap < 0:
+            raise ValueError("rake: 0 to 100 per thousand (10 %), cap >= 0")
+
+
+def cash_rules(profile: str, **changes: object) -> CashRules:
+    """The rules of ``profile``'s cash games (casino or fpc; every other profile plays cash
+    as the casino does, the only other book with a cash section), with the host's
+    ``changes`` (limits, blinds, rake), checked."""
+    if profile == "fpc":
+        # fpc cash: buy-in 500-5,000, at most 5,000 per session, blinds 25/50 that never
+        # rise, capital 40,000, whole cash-out then 30 minutes, three runs (multi-bordes)
+        base = CashRules(
+            profile=profile,
+            sb=25,
+            bb=50,
+            min_buyin=500,
+            max_buyin=5_000,
+            unit=25,
+            rebuy=Rebuy.BUSTED,
+            session_cap=5_000,
+            min_stack=1,
+            cashout_wait_seconds=30 * 60,
+            return_fee=False,
+            entry=Entry.POSITION,
+            absence=Absence.DEALT_IN,
+            capital=40_000,
+            runs=3,
+        )
+    else:
+        # casino cash: the limits are the table's (20 to 100 big blinds unless the host says
+        # otherwise), rebuys by multiples of the small blind, no cards under a big blind
+        sb = int(changes.get("sb", 50))  # type: ignore[call-overload]
+        bb = int(changes.get("bb", 2 * sb))  # type: ignore[call-overload]
+        base = CashRules(
+            profile=profile,
+            sb=sb,
+            bb=bb,
+            min_buyin=20 * bb,
+            max_buyin=100 * bb,
+            unit=sb,
+            rebuy=Rebuy.ANNOUNCED,
+            session_cap=None,
+            min_stack=bb,
+            cashout_wait_seconds=0,
+            return_fee=True,
+            entry=Entry.SEAT_FEE,
+            absence=Absence.MISSED_BLINDS,
+            capital=None,
+            runs=1,
+        )
+    rules = replace(base, **changes)  # type: ignore[arg-type]
+    rules.check()
+    return rules
