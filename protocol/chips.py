@@ -10,6 +10,8 @@ For a ``brasseur-hand/1`` record:
   bets, calls, raises, and chips committed before the action that completes them: an
   undersized chip facing a bet, cdc 9.12, counts in that action);
 * the chips put in are the pots plus the uncalled chips ``returned``;
+* each pot's ``shares`` pay its ``amount`` less its ``rake`` (the house's share, casino
+  cash « la taille »; absent: 0), so the final stacks plus the rake are the starting stacks;
 * each player ends with his starting ``stack``, less what he put in, plus what was returned
   to him and his ``shares`` of the pots: his ``final_stacks`` entry.
 """
@@ -54,6 +56,10 @@ def _shares(pots: list[Mapping[str, Any]], problems: list[str]) -> tuple[int, di
             problems.append(f"pot {dict(pot)!r}: bad amount")
             continue
         total += amount
+        rake = _int(pot.get("rake", 0))
+        if rake is None or not 0 <= rake <= amount:
+            problems.append(f"pot {pot.get('index')}: bad rake {pot.get('rake')!r}")
+            rake = 0
         shares = pot.get("shares")
         if not isinstance(shares, list):
             continue
@@ -65,8 +71,9 @@ def _shares(pots: list[Mapping[str, Any]], problems: list[str]) -> tuple[int, di
                 continue
             won[seat] = won.get(seat, 0) + value
             paid += value
-        if paid != amount:
-            problems.append(f"pot {pot.get('index')}: shares pay {paid} of {amount}")
+        if paid + rake != amount:
+            raked = f" (rake {rake})" if rake else ""
+            problems.append(f"pot {pot.get('index')}: shares pay {paid} of {amount}{raked}")
     return total, won
 
 

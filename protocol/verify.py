@@ -34,7 +34,8 @@ Cut
 Slots (hold'em, ``n`` players dealt in, first player = first left of the button)
     hole cards one at a time, two rounds: player ``i`` gets slots ``i`` and ``n + i``;
     then burn ``2n``, flop ``2n+1, 2n+2, 2n+3``, burn ``2n+4``, turn ``2n+5``, burn
-    ``2n+6``, river ``2n+7``.
+    ``2n+6``, river ``2n+7``. The runs of the board after the first (fpc cash
+    multi-bordes, run it twice) take eight slots each after those: :mod:`protocol.runs`.
 Signature
     Ed25519 over the canonical JSON of the record without its ``"signature"`` field (the
     ``"public_key"`` field is signed): ``json.dumps(record, sort_keys=True,
@@ -62,6 +63,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from .chips import chip_problems
+from .runs import check_runs
 from .slots import (
     DECK_SIZE,
     MAX_PLAYERS,
@@ -373,7 +375,9 @@ def verify_record(
     every opening's leaf and proof reach ``root`` along its own position's path; that every
     board card and every shown card is opened at ``(cut + slot) % 52`` with the same card;
     that no position is opened that was neither on the board nor shown (no rabbit hunting);
-    no position or card opened twice; that the chips add up (:mod:`protocol.chips`).
+    no position or card opened twice; that the chips add up, each pot's ``rake`` included
+    (:mod:`protocol.chips`); for a hand dealt in several runs, that every run's cards are
+    opened at their runs' slots and each pot divided into the runs (:mod:`protocol.runs`).
     """
     problems: list[str] = chip_problems(record) if "actions" in record else []
     if record.get("format") != RECORD_FORMAT:
@@ -398,6 +402,7 @@ def verify_record(
     hole, board_slot_list = layout
     allowed = _check_board(record, cut, board_slot_list, opened, problems)
     allowed |= _check_shown(record, cut, hole, opened, problems)
+    allowed |= check_runs(record, cut, opened, problems)  # fpc multi-bordes, run it twice
 
     # No rabbit hunting: nothing else may be opened.
     for position in sorted(set(opened) - allowed):

@@ -7,6 +7,8 @@ The table server, per hand::
     deck.apply_cut(n)  # or deck.apply_random_cut() when the cutter times out (cdc 5.2)
     layout = deal_layout(players)
     hole = [deck.deal(s)[1] for s in layout.hole[i]]  # and the board from layout.board
+    # (several runs of the board, fpc multi-bordes: deal_layout(players, runs) and the
+    # runs' cards from layout.runs; fairness_fields(..., runs_dealt=N, run_board_dealt=5|2))
     ...
     record = signer.sign_record(hand_record(..., deck=deck, layout=layout, ...))
 
@@ -14,7 +16,7 @@ The table server, per hand::
 """
 
 from .deck import DealingError, Deck, Opening, merkle_levels, merkle_proof
-from .layout import MAX_PLAYERS, DealLayout, deal_layout
+from .layout import MAX_PLAYERS, MAX_RUNS, DealLayout, deal_layout
 from .record import FAIRNESS_FIELDS, fairness_fields, hand_record, hole_openings
 from .shuffle import RandBelow, TokenBytes, shuffle, shuffled_deck
 from .signing import Signer
@@ -22,6 +24,7 @@ from .signing import Signer
 __all__ = [
     "FAIRNESS_FIELDS",
     "MAX_PLAYERS",
+    "MAX_RUNS",
     "DealLayout",
     "DealingError",
     "Deck",

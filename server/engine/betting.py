@@ -400,7 +400,15 @@ class Betting(HandState, Interpreter):
         if self.n_able <= 1:
             # tda 15 ex. 1, cdc 10.4: the hands are opened now, before the next card is dealt
             self._turn_face_up()
+        if self._open_runs():
+            return  # run it twice: the players' agreement first (.runs)
+        self._deal_next()
+
+    def _deal_next(self) -> None:
+        """The round is closed: the next street, or the other runs and the showdown."""
         if self.street is Street.RIVER:
+            if self.runs > 1:
+                self._deal_runs()  # fpc multi-bordes: the other runs after run 1's river
             self._start_showdown()
             return
         self.street = Street(self.street + 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Act", "Form", "Muck", "Say", "Show", "Verb"]
+__all__ = ["Act", "AgreeRuns", "Form", "Muck", "Say", "Show", "Verb"]
 
 
 class Verb(StrEnum):
@@ -70,3 +70,13 @@ class Muck:
     """Give up one's claim at showdown without showing (cdc 10.5)."""
 
     player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgreeRuns:
+    """A player's answer to the offer to run the board more than once ("run it twice"):
+    ``runs`` is how many runs he agrees to, 1 to refuse. Accepted only while the hand waits
+    for it (:attr:`~server.engine.state.Phase.RUNS`, see :mod:`server.engine.runs`)."""
+
+    player: str
+    runs: int

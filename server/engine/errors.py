@@ -49,6 +49,9 @@ class ErrorCode(StrEnum):
     """This hand may not be mucked: all-in (cdc 10.4, tda 15) or called on the river (tda 17-B)."""
     EMPTY_GESTURE = "empty_gesture"
     """The input carries neither a declaration nor chips."""
+    RUNS_NOT_OFFERED = "runs_not_offered"
+    """An answer to run the board several times while no runs are offered (only once two
+    players are all-in before the turn at a table that asks them, :mod:`.runs`)."""
 
 
 class RuleError(Exception):

@@ -22,14 +22,31 @@ __all__ = [
     "Posted",
     "PotAwarded",
     "Returned",
+    "RunDealt",
+    "RunRanked",
+    "RunsAnswered",
+    "RunsChosen",
+    "RunsOffered",
     "Shown",
 ]
 
 
 class PostKind(StrEnum):
+    """What a player posted before the cards (the ``kind`` of :class:`Posted`)."""
+
     ANTE = "ante"
+    """An ante (classic: his contribution; button or big blind ante: dead money)."""
     SMALL_BLIND = "small_blind"
+    """The small blind: a live bet of the preflop round."""
     BIG_BLIND = "big_blind"
+    """The big blind: the bet of the preflop round (cdc 9.7, even when short)."""
+    SEAT_FEE = "seat_fee"
+    """A live post of one big blind by a player entering the game or coming back (casino
+    cash, « droit de siège »): his bet of the preflop round, he may check if nobody raised."""
+    DEAD_BLIND = "dead_blind"
+    """A missed small blind paid on coming back, straight into the pot (casino cash, « miss
+    blinds »: « la petite blind sera mise directement dans le pot »): dead money, not his
+    bet."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,12 +156,22 @@ class Mucked:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PotAwarded:
+    """One pot shared (main pot ``index`` 0, then the side pots): ``amount`` is the whole
+    pot, the rake included."""
+
     index: int
     amount: int
     eligible: tuple[str, ...]
     winners: tuple[str, ...]
     shares: tuple[tuple[str, int], ...]
     rule: str = ""
+    rake: int = 0
+    """Chips of ``amount`` the house retained before the pot was shared (casino cash, « la
+    taille »): ``shares`` add up to ``amount - rake``."""
+    run: int = 1
+    """The run of the board this part of the pot was played on (fpc multi-bordes, run it
+    twice: one event per run, ``amount`` that run's part, the pot's rake on run 1's part);
+    1 for a hand dealt once."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -160,6 +187,58 @@ class HandCancelled:
 
     stacks: tuple[tuple[str, int], ...]
     rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunsOffered:
+    """Two players all-in before the turn at a table that runs the board several times by
+    agreement: the hand waits for both (``AgreeRuns``, up to ``most`` runs; :mod:`.runs`)."""
+
+    players: tuple[str, ...]
+    most: int
+    street: str
+    """The first street dealt once per run: ``"flop"`` or ``"turn"``."""
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunsAnswered:
+    """One player's answer to :class:`RunsOffered` (``runs`` 1: he refused)."""
+
+    player: str
+    runs: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunsChosen:
+    """How many runs of the board are dealt from ``street`` on (fpc multi-bordes: 3 without
+    asking; run it twice: what both players agreed, else 1)."""
+
+    runs: int
+    street: str
+    rule: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunDealt:
+    """One street of run ``run`` (2 or 3), dealt after run 1's river from fresh cards (fpc:
+    « Les cartes des tirages précédents restent sur la table »); run 1's streets are
+    :class:`BoardDealt`."""
+
+    run: int
+    street: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRanked:
+    """Every run dealt: the live hands ranked on run ``run``'s five cards."""
+
+    run: int
+    board: tuple[int, ...]
+    hands: tuple[tuple[str, str], ...]
+    """(player, hand name), e.g. ``("A", "Two Pair")``."""
 
 
 Event = (
@@ -178,4 +257,9 @@ Event = (
     | PotAwarded
     | HandEnded
     | HandCancelled
+    | RunsOffered
+    | RunsAnswered
+    | RunsChosen
+    | RunDealt
+    | RunRanked
 )

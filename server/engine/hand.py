@@ -8,8 +8,9 @@ method first decides (reading state only, see :mod:`.interpret`), then applies.
 
 :class:`Hand` sets a hand up (seats, positions, blinds and antes posted, cards dealt); the
 betting is :class:`~server.engine.betting.Betting`, the showdown and pots
-:class:`~server.engine.showdown.Showdown`, their shared state
-:class:`~server.engine.state.HandState`.
+:class:`~server.engine.showdown.Showdown`, the runs of the board once two players are all-in
+before the turn (:meth:`Hand.agree_runs`, :meth:`Hand.runs_timeout`)
+:class:`~server.engine.runs.Runs`, their shared state :class:`~server.engine.state.HandState`.
 """
 
 from __future__ import annotations
@@ -17,9 +18,19 @@ from __future__ import annotations
 from . import cards as _cards
 from .betting import Betting
 from .errors import ErrorCode, RuleError
-from .events import DeadHand, Event, HandCancelled, HandStarted, HoleDealt, Posted, PostKind
+from .events import (
+    DeadHand,
+    Event,
+    HandCancelled,
+    HandStarted,
+    HoleDealt,
+    Posted,
+    PostKind,
+    PotAwarded,
+)
 from .interpret import OotRecord
 from .profile import AntePriority, OpenFold
+from .runs import Runs
 from .setup import AnteFormat, HandSetup
 from .showdown import Showdown
 from .state import Menu, Phase, PotView, Street
@@ -27,7 +38,7 @@ from .state import Menu, Phase, PotView, Street
 __all__ = ["Hand", "Menu", "Phase", "PotView", "Street"]
 
 
-class Hand(Betting, Showdown):
+class Hand(Betting, Runs, Showdown):
     """The state of one hand. See the module docstring for the contract."""
 
     def __init__(self, setup: HandSetup) -> None:
@@ -82,6 +93,7 @@ class Hand(Betting, Showdown):
         self.awarded: list[PotView] = []
         self.events: list[Event] = []
         self._values: dict[int, int] = {}
+        self._init_runs()
         self.button = setup.button
         self.sb_i, self.bb_i = self._blind_positions()
         self.after_button = self._clockwise_from_seat(self.button)
@@ -181,11 +193,50 @@ class Hand(Betting, Showdown):
         )
         if bb_ante and p.bb_ante_priority is AntePriority.BLIND:
             self._post_bb_ante(bb_ante, ante_rule)  # fpc 6-1: the big blind first
+        self._post_cash()
         # cdc 9.7: the big blind is a bet even when short; the call stays one big blind
         self.cb = self.bb
         self.last_full_inc = self.bb
         self._deal_hole_cards()
         self._start_round(first=self._clockwise_from_seat(self.seat_of[self.bb_i]))
+
+    def _post_cash(self) -> None:
+        """Seat fees and dead posts (casino cash), after the blinds, clockwise from the
+        button's left. The seat fee is live (« comme droit de siège, le montant équivalent de
+        la grosse blind »): it goes into the round like a blind, and the blind the player
+        posted this hand counts toward it, so the big blind posts nothing more. It changes
+        neither the bet of the round (at most the big blind) nor who speaks first; the player
+        has not acted, so the turn comes to him and he may check if nobody raised. The dead
+        post (« la petite blind sera mise directement dans le pot ») is dead money, not his
+        bet, paid after the live post. Short of chips: what he has, all-in."""
+        seats = {s.player: s for s in self.setup.seats}
+        fee_rule = self.profile.cite("seat_fee") or "casino-droit-de-siege"
+        dead_rule = self.profile.cite("dead_blind") or "casino-miss-blinds"
+        for i in self.after_button:
+            s = seats[self.names[i]]
+            top_up = s.seat_fee - self.committed[i]
+            if top_up > 0 and self.stack[i] > 0:
+                paid = self._move(i, top_up)
+                self.events.append(
+                    Posted(
+                        player=self.names[i],
+                        kind=PostKind.SEAT_FEE,
+                        amount=paid,
+                        allin=self.allin[i],
+                        rule=fee_rule,
+                    )
+                )
+            if s.dead_post > 0 and self.stack[i] > 0:
+                paid = self._post_ante_dead(i, s.dead_post)
+                self.events.append(
+                    Posted(
+                        player=self.names[i],
+                        kind=PostKind.DEAD_BLIND,
+                        amount=paid,
+                        allin=self.allin[i],
+                        rule=dead_rule,
+                    )
+                )
 
     def _post_antes_before_blinds(self, ante: int, fmt: AnteFormat, rule: str) -> None:
         """The classic antes, or the button ante (the big blind ante: _post_bb_ante)."""
@@ -253,6 +304,12 @@ class Hand(Betting, Showdown):
 
     def pot_total(self) -> int:
         return sum(self.contrib) + self.dead_money
+
+    def rake_taken(self) -> int:
+        """Chips the house retained from this hand's pots (casino cash, « la taille »): 0
+        until the pots are awarded; then the stacks plus this are the chips the hand began
+        with."""
+        return sum(e.rake for e in self.events if isinstance(e, PotAwarded))
 
     # ------------------------------------------------------------------ commands
 

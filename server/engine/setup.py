@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from .errors import SetupError
 from .profile import Profile
+from .rake import Rake
 
 __all__ = ["DEFAULT_DENOMINATIONS", "AnteFormat", "Blinds", "HandSetup", "SeatSetup"]
 
@@ -42,6 +43,17 @@ class SeatSetup:
     stack: int
     dead: bool = False
     """Dealt a dead hand (absent at the deal, or serving a penalty): posts, never acts."""
+    seat_fee: int = 0
+    """A LIVE post, at most the big blind, made before the action (casino cash: « Tout
+    joueur entrant en cours de partie sera tenu de mettre au minimum, comme droit de siège, le
+    montant équivalent de la grosse blind »; the big blind of a returning player's missed
+    blinds, « déposée devant sa case, comme un droit de siège »). It is his bet of the
+    preflop round, as a big blind is: he may check when nobody raised. A blind he posts this
+    hand counts toward it (the big blind posts only the big blind). 0: none."""
+    dead_post: int = 0
+    """Chips posted DEAD, straight into the pot: not his bet, won by the hand's winner as any
+    dead money (casino cash, « miss blinds »: « la petite blind sera mise directement dans le
+    pot »). Posted after the live posts. 0: none."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,6 +70,19 @@ class HandSetup:
     big_blind: int | None = None
     """Pins the big blind seat (dead-button hands)."""
     extra: Mapping[str, object] = field(default_factory=dict)
+    rake: Rake | None = None
+    """The house's share of each pot (casino cash, « la taille »; :mod:`.rake`). None or
+    ``Rake(permille=0)``: no rake (friends tables, tournaments)."""
+    runs: int = 1
+    """Runs of the board (1..3) dealt when, and only when, two players are all-in before the
+    turn (:mod:`.runs`): 3 at an fpc cash table (« le multi-bordes »), 1 elsewhere (fpc
+    tournaments too: the multi-bordes is a cash-game rule)."""
+    runs_agreed: bool = False
+    """True: the ``runs`` are dealt only if both players agree (a friends table's "run it
+    twice", :class:`~server.engine.commands.AgreeRuns`); False: without asking."""
+    extra_boards: tuple[tuple[int, ...], ...] = ()
+    """The five cards of each run after the first (``runs - 1`` boards; empty when ``runs``
+    is 1), fresh cards none of which is a hole card or on ``board``."""
 
     def validate(self) -> None:
         """Raise :class:`SetupError` for an impossible set-up."""
@@ -70,6 +95,21 @@ class HandSetup:
         self._validate_cards(names)
         if self.big_blind is not None and self.big_blind not in seat_numbers:
             raise SetupError("big_blind must be an occupied seat")
+        self._validate_posts()
+        if self.rake is not None:
+            self.rake.validate()
+
+    def _validate_posts(self) -> None:
+        """Seat fees and dead posts (casino cash): non-negative, a seat fee no more than the
+        big blind (a larger live post would be a raise before the action), none on a dead
+        hand (it never acts). A player short of chips posts what he has, all-in."""
+        for s in self.seats:
+            if s.seat_fee < 0 or s.dead_post < 0:
+                raise SetupError(f"player {s.player}: a post cannot be negative")
+            if s.seat_fee > self.blinds.bb:
+                raise SetupError(f"player {s.player}: a seat fee is at most the big blind")
+            if s.dead and (s.seat_fee or s.dead_post):
+                raise SetupError(f"player {s.player}: a dead hand posts no seat fee")
 
     def _validate_seats(self) -> tuple[list[str], list[int]]:
         """The players' names and seats, once checked."""
@@ -94,5 +134,10 @@ class HandSetup:
         cards = [c for pair in self.hole.values() for c in pair] + list(self.board)
         if len(self.board) != 5:
             raise SetupError("the board must hold five cards")
+        if not 1 <= self.runs <= 3 or len(self.extra_boards) != self.runs - 1:
+            raise SetupError("runs is 1 to 3, with one extra board for each run after the first")
+        if any(len(extra) != 5 for extra in self.extra_boards):
+            raise SetupError("each extra board must hold five cards")
+        cards += [c for extra in self.extra_boards for c in extra]  # fpc: fresh cards each run
         if len(set(cards)) != len(cards) or any(not 0 <= c < 52 for c in cards):
             raise SetupError("duplicate or invalid card")

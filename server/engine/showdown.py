@@ -12,6 +12,7 @@ from .commands import Muck, Show
 from .errors import ErrorCode, RuleError
 from .events import Event, FaceUp, HandEnded, Mucked, PotAwarded, Returned, Shown
 from .profile import AllinShowdown, SplitRemainder
+from .rake import pot_rakes
 from .state import HandState, Phase, PotView
 
 __all__ = ["Showdown"]
@@ -288,17 +289,24 @@ class Showdown(HandState):
         rank = {i: k for k, i in enumerate(self.after_button)}
         unit = self.denominations[0]
         views: list[PotView] = [PotView(amount=0, eligible=())] * len(pots)
+        # casino cash, « la taille »: every pot raked before it is split, even on a tie or
+        # when it holds only the blinds (returned and unwinnable chips are no pot)
+        rakes = pot_rakes([amount for amount, _ in pots], self.setup.rake, unit)
         # cdc 10.7, tda 20: each pot separately, the outermost first
         for index in range(len(pots) - 1, -1, -1):
             amount, eligible = pots[index]
             field = [i for i in eligible if i in contenders] or eligible
+            if self.runs > 1 and len(field) > 1:
+                # fpc multi-bordes: the pot, raked first, is divided into the runs (.runs)
+                views[index] = self._award_runs(index, amount, eligible, field, rakes[index])
+                continue
             if len(field) == 1:
                 winners = field
             else:
                 best = max(self._value(i) for i in field)
                 winners = [i for i in field if self._value(i) == best]
             winners.sort(key=rank.__getitem__)
-            shares = _split(amount, len(winners), unit, self.profile.split_remainder)
+            shares = _split(amount - rakes[index], len(winners), unit, self.profile.split_remainder)
             for w, share in zip(winners, shares, strict=True):
                 self.stack[w] += share
             views[index] = PotView(
@@ -314,6 +322,7 @@ class Showdown(HandState):
                     winners=views[index].winners,
                     shares=tuple((self.names[w], s) for w, s in zip(winners, shares, strict=True)),
                     rule=self.profile.cite("odd_chip") if len(winners) > 1 else "",
+                    rake=rakes[index],
                 )
             )
         self.awarded = views

@@ -36,6 +36,11 @@ class Phase(StrEnum):
     SHOWDOWN = "showdown"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+    RUNS = "runs"
+    """Betting is over (two players in the pot, all-in, the turn not dealt) and the hand waits
+    for both players to agree on running the board more than once (friends "run it twice",
+    :mod:`.runs`): :meth:`~server.engine.hand.Hand.agree_runs` or
+    :meth:`~server.engine.hand.Hand.runs_timeout` ends the wait."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -122,6 +127,13 @@ class HandState:
     after_button: list[int]
     showdown_order: list[int]
     showdown_first: int
+    runs: int
+    """How many runs of the board are dealt (1 until several are decided, see :mod:`.runs`)."""
+    runs_from: Street
+    """The first street dealt once per run: the flop (all-in preflop) or the turn (all-in on
+    the flop); meaningful once ``runs > 1``."""
+    runs_decided: bool
+    runs_answers: dict[int, int]
 
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
@@ -136,3 +148,17 @@ class HandState:
         def _start_showdown(self) -> None: ...
 
         def _finish_uncontested(self) -> None: ...
+
+        # the runs of the board (.runs), which the betting and the award hand over to
+
+        def _open_runs(self) -> bool: ...
+
+        def _deal_runs(self) -> None: ...
+
+        def _award_runs(
+            self, index: int, amount: int, eligible: list[int], field: list[int], rake: int
+        ) -> PotView: ...
+
+        # the betting (.betting), which the runs hand back to
+
+        def _deal_next(self) -> None: ...

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from . import psruns as _runs
 from .handdesc import describe_hand
 from .psheader import clean as _clean
 from .psheader import hand_id as _hand_id
@@ -36,7 +37,14 @@ EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = ("txt", "json")
 
 _STREETS: Final = ("preflop", "flop", "turn", "river")
 _BOARD_SIZE: Final = {"flop": 3, "turn": 4, "river": 5}
-_POST_ORDER: Final = {"post_ante": 0, "post_sb": 1, "post_bb": 2}
+_POST_ORDER: Final = {
+    "post_ante": 0,
+    "post_sb": 1,
+    "post_bb": 2,
+    "post_seat_fee": 3,  # casino cash, « droit de siège »: a live big blind
+    "post_dead": 3,  # casino cash, « miss blinds »: dead, with his live post if any
+}
+_LIVE_BIG: Final = ("post_bb", "post_seat_fee")
 
 
 def to_json(records: list[dict[str, Any]]) -> str:
@@ -193,18 +201,32 @@ class _Hand:
             added = max(int(to) - before, 0)
         return int(to), int(added)
 
-    def post(self, action: Mapping[str, Any], street: _Street) -> None:
+    def post(
+        self, action: Mapping[str, Any], street: _Street, dead: Mapping[str, Any] | None = None
+    ) -> None:
+        """One post line. ``dead``: the seat's missed small blind posted dead, written with
+        his live big blind as PokerStars does (« posts small & big blinds »)."""
         seat, kind = int(action["seat"]), action["action"]
         to, added = self.amounts(action, street)
+        allin = bool(action.get("allin"))
         if kind == "post_ante":  # dead money, outside the street's bets
             text = f"posts the ante {added}"
-        else:
-            text = f"posts {'small' if kind == 'post_sb' else 'big'} blind {added}"
-            street.to[seat] = to
-            street.highest = max(street.highest, to)
+        elif kind == "post_dead":  # a dead small blind alone: not a bet of the street
+            text = f"posts small blind {added}"
             if added > 0:
                 self.bet_preflop.add(seat)
-        if action.get("allin"):
+        else:
+            if kind == "post_seat_fee":  # live, on top of any blind of his this hand
+                to = street.to.get(seat, 0) + added
+            text = f"posts {'small' if kind == 'post_sb' else 'big'} blind {added}"
+            if dead is not None:
+                text = f"posts small & big blinds {added + int(dead['added'])}"
+                allin = allin or bool(dead.get("allin"))
+            street.to[seat] = to
+            street.highest = max(street.highest, to)
+            if added > 0 or dead is not None:
+                self.bet_preflop.add(seat)
+        if allin:
             text += " and is all-in"
         self.lines.append(f"{self.name(seat)}: {text}")
 
@@ -260,9 +282,19 @@ def _render(record: Mapping[str, Any], hero: str | None) -> str:
     posts = [a for a in actions if a.get("action") in _POST_ORDER]
     posts.sort(key=lambda a: _POST_ORDER[a["action"]])  # stable: antes, small, big blind
     blind_seat = {a["action"]: int(a["seat"]) for a in reversed(posts)}
+    # casino cash: a dead small blind goes on the line of the same seat's live big blind
+    live_big = {int(a["seat"]) for a in posts if a["action"] in _LIVE_BIG}
+    dead = {
+        int(a["seat"]): a
+        for a in posts
+        if a["action"] == "post_dead" and int(a["seat"]) in live_big
+    }
     street = _Street()
     for action in posts:
-        hand.post(action, street)
+        seat = int(action["seat"])
+        if action["action"] == "post_dead" and seat in live_big:
+            continue  # written with his live big blind
+        hand.post(action, street, dead.pop(seat, None) if action["action"] in _LIVE_BIG else None)
 
     lines.append("*** HOLE CARDS ***")
     if hero is not None:
@@ -300,7 +332,11 @@ def _streets(
     street = preflop
     last_street = str(moves[-1].get("street", "preflop")) if moves else "preflop"
     returned_done = False
+    first_run_street = _runs.first_street(record)  # fpc multi-bordes, run it twice
     for name in _STREETS:
+        if name == first_run_street:  # betting was over: each run's streets, FIRST, SECOND...
+            lines.extend(_runs.street_lines(_runs.run_boards(record, board), name))
+            break
         if name != "preflop":
             size = _BOARD_SIZE[name]
             if len(board) < size:
@@ -337,7 +373,7 @@ def _pot_shares(pot: Mapping[str, Any]) -> list[tuple[int, int]]:
     winners = [int(w) for w in pot.get("winners") or []]
     if not winners:
         return []
-    each, odd = divmod(int(pot.get("amount", 0)), len(winners))
+    each, odd = divmod(int(pot.get("amount", 0)) - int(pot.get("rake", 0)), len(winners))
     return [(w, each + (1 if i < odd else 0)) for i, w in enumerate(winners)]
 
 
@@ -364,18 +400,29 @@ def _showdown(
     order = sorted(seats, key=lambda s: (s <= button, s))  # from the button's left
     contenders = [s for s in order if s not in hand.folded]
     pots = [p for p in record.get("pots") or [] if int(p.get("amount", 0)) > 0]
+    boards = _runs.run_boards(record, board)  # fpc multi-bordes, run it twice: one per run
+    parts = pots  # by run part; the summary adds each pot's parts up
+    if len(boards) > 1:
+        pots = _runs.merged_pots(pots)
     won, collected = _collect(hand, pots)
     descriptions = {s: _describe(cards, board) for s, cards in shown.items()}
     showdown = len(contenders) >= 2
-    _show_hands(hand, contenders, shown, mucked, descriptions, collected)
+    if len(boards) > 1:
+        lines.extend(_runs.showdown_lines(hand.name, contenders, shown, boards, parts))
+    else:
+        _show_hands(hand, contenders, shown, mucked, descriptions, collected)
 
     lines.append("*** SUMMARY ***")
     lines.append(_total_pot(pots))
-    if board:
+    if len(boards) > 1:
+        lines.extend(_runs.board_lines(boards))
+    elif board:
         lines.append(f"Board [{_cards(board)}]")
     for seat in sorted(seats):
         text = f"Seat {seat}: {hand.name(seat)}" + _positions(seat, button, blind_seat)
-        if showdown and seat in shown and seat not in hand.folded:
+        if showdown and seat in shown and seat not in hand.folded and len(boards) > 1:
+            text += _runs.seat_result(seat, shown[seat], boards, parts)
+        elif showdown and seat in shown and seat not in hand.folded:
             amount = won.get(seat, 0)
             result = f"won ({amount})" if amount else "lost"
             description = descriptions[seat]
@@ -387,13 +434,17 @@ def _showdown(
 
 
 def _total_pot(pots: list[Mapping[str, Any]]) -> str:
+    """``Total pot T[ Main pot M. Side pot S.] | Rake R``: as PokerStars writes it, the total
+    is the whole pot and each pot is written net of its rake (casino cash, « la taille »)."""
     total = sum(int(p["amount"]) for p in pots)
+    rakes = [int(p.get("rake", 0)) for p in pots]
     split = ""
     if len(pots) > 1:
-        split = f" Main pot {pots[0]['amount']}."
+        split = f" Main pot {int(pots[0]['amount']) - rakes[0]}."
         for index in range(1, len(pots)):
-            split += f" {_pot_label(index, len(pots)).capitalize()} {pots[index]['amount']}."
-    return f"Total pot {total}{split} | Rake 0"
+            net = int(pots[index]["amount"]) - rakes[index]
+            split += f" {_pot_label(index, len(pots)).capitalize()} {net}."
+    return f"Total pot {total}{split} | Rake {sum(rakes)}"
 
 
 def _positions(seat: int, button: int, blind_seat: dict[str, int]) -> str:

@@ -1,4 +1,9 @@
-"""The table's dealer: a committed CSPRNG deck per hand, the player's cut, signed records."""
+"""The table's dealer: a committed CSPRNG deck per hand, the player's cut, signed records.
+
+A table that may run the board several times (fpc cash multi-bordes: 3 runs; a friends
+table's run it twice: 2) gives the engine ``HandSetup.extra_boards=dealt.extra_boards(N)``:
+the runs' slots are fixed by the number of players alone (:mod:`protocol.runs`), so any
+hand can be run several times; :meth:`CsprngHand.fairness` opens the runs actually dealt."""
 
 from __future__ import annotations
 
@@ -23,7 +28,15 @@ class DealtHand(Protocol):
 
     def board(self) -> tuple[int, ...]: ...
 
-    def fairness(self, board_count: int, shown: list[int]) -> dict[str, Any]: ...
+    def extra_boards(self, runs: int) -> tuple[tuple[int, ...], ...]: ...
+
+    def fairness(
+        self,
+        board_count: int,
+        shown: list[int],
+        runs_dealt: int = 1,
+        run_board_count: int = 0,
+    ) -> dict[str, Any]: ...
 
     def hole_proof(self, seat: int) -> list[dict[str, Any]]: ...
 
@@ -58,13 +71,34 @@ class CsprngHand:
     def board(self) -> tuple[int, ...]:
         return tuple(self.deck.deal(slot)[1] for slot in self.layout.board)
 
-    def fairness(self, board_count: int, shown: list[int]) -> dict[str, Any]:
+    def extra_boards(self, runs: int) -> tuple[tuple[int, ...], ...]:
+        """The five cards of each run after the first, for a hand that may be dealt in
+        ``runs`` runs (``HandSetup.extra_boards``; empty for 1). Fresh cards, at the slots
+        after run 1's river (fpc: « Les cartes des tirages précédents restent sur la
+        table »). Raises ValueError for runs outside 1..3 or that do not fit the deck."""
+        layout = deal_layout(len(self.order), runs=runs)
+        return tuple(tuple(self.deck.deal(slot)[1] for slot in slots) for slots in layout.runs)
+
+    def fairness(
+        self,
+        board_count: int,
+        shown: list[int],
+        runs_dealt: int = 1,
+        run_board_count: int = 0,
+    ) -> dict[str, Any]:
+        """The fairness fields of the record: ``runs_dealt`` runs (``Hand.runs``) with
+        ``run_board_count`` cards of each after the first (5: all-in preflop; 2: the flop
+        stayed, ``Hand.runs_from`` is the turn; 0 for one run). Nothing undealt is opened
+        (cdc 3.6): neither the runs not dealt nor the flops of runs from the flop."""
+        layout = self.layout if runs_dealt == 1 else deal_layout(len(self.order), runs_dealt)
         return fairness_fields(
             deck=self.deck,
-            layout=self.layout,
+            layout=layout,
             order=self.order,
             board_dealt=board_count,
             shown=shown,
+            runs_dealt=runs_dealt,
+            run_board_dealt=run_board_count,
         )
 
     def hole_proof(self, seat: int) -> list[dict[str, Any]]:

@@ -6,11 +6,15 @@ chips, random verbs and amounts and forms, players out of turn or not in the han
 and mucks at random. Then the hand is played out from the menu. Checked:
 
 (a) chips are conserved at every step: stacks + contributions + dead money == the chips the
-    hand started with; once finished, the stacks alone hold them all;
+    hand started with; once finished, the stacks and the rake hold them all (a random rake,
+    casino cash « la taille », and random cash posts: live seat fees, dead small blinds);
 (b) a refused command (RuleError) leaves the whole state unchanged;
 (c) every entry of the menu is accepted, and does what it says: fold, check or call (the
     call amount exactly), raise to the minimum, the maximum and a value in between;
-(d) the hand always terminates when driven by menu actions and ``auto_showdown``.
+(d) the hand always terminates when driven by menu actions and ``auto_showdown``;
+(e) the runs of the board (fpc cash multi-bordes, run it twice by agreement, answered or
+    timed out at random): several runs only with two players left, every card dealt once
+    across the runs, each divided pot in one part per run (:func:`check_runs`).
 """
 
 from __future__ import annotations
@@ -41,13 +45,20 @@ from server.engine import (
     Verb,
     load_profile,
 )
-from server.engine.events import Acted
+from server.engine.commands import AgreeRuns
+from server.engine.events import Acted, BoardDealt, HoleDealt, PotAwarded, RunDealt
+from server.engine.rake import Rake
+from server.engine.state import Street
 from tests.engine.randomhands import DENOMINATIONS, UNIT, random_setup
 
 MAX_GESTURES = 40
 CHIPS = (25, 25, 25, 100, 100, 100, 500, 500, 1000, 5000, 25000)
 """Chips pushed at random: mostly small ones, so that most pushes are affordable."""
 MAX_STEPS = 2000
+RUN_RULES = ((1, False), (1, False), (3, False), (2, False), (2, True), (3, True))
+"""(runs, runs_agreed): one run, fpc multi-bordes, run it twice by agreement."""
+RUNS_TIMEOUT = "runs timeout"
+"""The gesture of the table's clock ending the wait for the runs' agreement."""
 
 # --------------------------------------------------------------------------- set-ups
 
@@ -67,18 +78,51 @@ def setups(draw: st.DrawFn, profile: str) -> HandSetup:
     if rs.n > 2 and draw(st.integers(0, 9), label="dead hand") == 0:
         dead[rng.randrange(rs.n)] = True
     names = rs.names
+    # casino cash: a seat fee (live, up to the big blind) and a dead small blind, now and then
+    fees = [0] * rs.n
+    dead_posts = [0] * rs.n
+    if draw(st.integers(0, 3), label="cash posts") == 0:
+        for k in range(rs.n):
+            if not dead[k] and rng.random() < 0.3:
+                fees[k] = rs.bb if rng.random() < 0.8 else UNIT * rng.randint(1, rs.bb // UNIT)
+                dead_posts[k] = rs.sb if rng.random() < 0.5 else 0
+    # fpc cash multi-bordes (runs without asking) or run it twice (by agreement), now and then
+    runs, agreed = draw(st.sampled_from(RUN_RULES), label="runs")
+    spare = [c for c in range(52) if c not in {*rs.board, *(c for h in rs.hole for c in h)}]
+    rng.shuffle(spare)
     return HandSetup(
         profile=load_profile(profile),
         blinds=Blinds(sb=rs.sb, bb=rs.bb, ante=ante, ante_format=fmt),
         seats=tuple(
-            SeatSetup(player=names[k], seat=rs.seats[k], stack=rs.stacks[k], dead=dead[k])
+            SeatSetup(
+                player=names[k],
+                seat=rs.seats[k],
+                stack=rs.stacks[k],
+                dead=dead[k],
+                seat_fee=fees[k],
+                dead_post=dead_posts[k],
+            )
             for k in range(rs.n)
         ),
         button=rs.button,
         hole={names[k]: rs.hole[k] for k in range(rs.n)},
         board=rs.board,
         denominations=DENOMINATIONS,
+        rake=draw(rakes(), label="rake"),
+        runs=runs,
+        runs_agreed=agreed,
+        extra_boards=tuple(tuple(spare[5 * k : 5 * k + 5]) for k in range(runs - 1)),
     )
+
+
+@st.composite
+def rakes(draw: st.DrawFn) -> Rake | None:
+    """No rake, a zero rake, or any share with or without a per-hand cap."""
+    if draw(st.booleans(), label="raked"):
+        return None
+    permille = draw(st.sampled_from([0, 1, 25, 50, 100, 999, 1000]), label="permille")
+    cap = draw(st.sampled_from([0, 0, 10, 25, 300, 1000]), label="cap")
+    return Rake(permille=permille, cap=cap)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -107,7 +151,13 @@ def check_chips(hand: Hand, total: int) -> None:
     assert all(s >= 0 for s in hand.stack), hand.stack
     assert all(c >= 0 for c in hand.contrib), hand.contrib
     if hand.phase is Phase.FINISHED:
-        assert sum(hand.stack) == total, (hand.stacks(), total)
+        rake = hand.rake_taken()
+        assert sum(hand.stack) + rake == total, (hand.stacks(), rake, total)
+        for pot in (e for e in hand.events if isinstance(e, PotAwarded)):
+            assert 0 <= pot.rake <= pot.amount and pot.rake % hand.denominations[0] == 0
+            assert sum(s for _, s in pot.shares) + pot.rake == pot.amount, pot
+        cap = hand.setup.rake.cap if hand.setup.rake is not None else 0
+        assert not cap or rake <= cap
     else:
         in_play = sum(hand.stack) + sum(hand.contrib) + hand.dead_money
         assert in_play == total, (hand.stack, hand.contrib, hand.dead_money, total)
@@ -123,6 +173,10 @@ def attempt(hand: Hand, total: int, command: Any) -> bool:
             hand.show(command)
         elif isinstance(command, Muck):
             hand.muck(command)
+        elif isinstance(command, AgreeRuns):
+            hand.agree_runs(command)
+        elif command == RUNS_TIMEOUT:
+            hand.runs_timeout()
         else:
             hand.auto_showdown()
     except RuleError:
@@ -180,6 +234,11 @@ def check_menu_entries(hand: Hand, menu: Menu, total: int, rng: random.Random) -
 
 
 def random_gesture(data: st.DataObject, hand: Hand) -> Any:
+    if hand.phase is Phase.RUNS or data.draw(st.integers(0, 19), label="runs answer") == 0:
+        if data.draw(st.integers(0, 4), label="runs timeout") == 0:
+            return RUNS_TIMEOUT
+        player = data.draw(st.sampled_from([*hand.names, "ghost"]), label="player")
+        return AgreeRuns(player=player, runs=data.draw(st.integers(0, 4), label="runs"))
     if hand.phase is Phase.SHOWDOWN:
         kind = data.draw(st.integers(0, 3), label="showdown gesture")
         player = data.draw(st.sampled_from(hand.names), label="player")
@@ -286,6 +345,10 @@ def test_engine_properties(profile: str, data: st.DataObject) -> None:
     # (d) played out from the menu: it must terminate
     for _ in range(MAX_STEPS):
         menu = hand.menu()
+        if menu is None and hand.phase is Phase.RUNS:
+            answer = AgreeRuns(player=hand.runs_awaited()[0], runs=rng.randint(1, setup.runs))
+            assert attempt(hand, total, answer if rng.random() < 0.9 else RUNS_TIMEOUT)
+            continue
         if menu is None:
             if hand.phase is Phase.SHOWDOWN:
                 assert attempt(hand, total, None)
@@ -299,4 +362,28 @@ def test_engine_properties(profile: str, data: st.DataObject) -> None:
         say = (rng.choice(passive) if passive and rng.random() < 0.75 else rng.choice(options))[0]
         assert attempt(hand, total, Act(player=menu.player, say=say)), (say, menu)
     assert hand.phase is Phase.FINISHED, hand.phase
-    assert sum(hand.stack) == total
+    assert sum(hand.stack) + hand.rake_taken() == total
+    check_runs(hand)
+
+
+def check_runs(hand: Hand) -> None:
+    """fpc multi-bordes, run it twice: several runs only with two players left in the pot;
+    every card dealt once across the runs; the divided pots in one part per run, no later
+    run paid more than an earlier one (odd chips to the first runs)."""
+    events = hand.events
+    dealt = [c for e in events if isinstance(e, HoleDealt | BoardDealt | RunDealt) for c in e.cards]
+    assert len(dealt) == len(set(dealt)), dealt
+    extra = [e for e in events if isinstance(e, RunDealt)]
+    parts: dict[int, list[PotAwarded]] = {}
+    for pot in (e for e in events if isinstance(e, PotAwarded)):
+        parts.setdefault(pot.index, []).append(pot)
+    if hand.runs == 1:
+        assert not extra and all(len(p) == 1 for p in parts.values())
+        return
+    assert len(hand.live()) == 2 and hand.runs <= hand.setup.runs
+    per_run = 3 if hand.runs_from is Street.FLOP else 2
+    assert len(extra) == (hand.runs - 1) * per_run
+    for pots in parts.values():
+        assert [p.run for p in pots] in ([1], list(range(1, hand.runs + 1))), pots
+        nets = [p.amount - p.rake for p in pots]
+        assert nets == sorted(nets, reverse=True), pots
