@@ -10,6 +10,7 @@ from .base import BIG, CHIPS, NAME, TEXT, Message, _f
 __all__ = [
     "Abandon",
     "Act",
+    "AddChips",
     "CallClock",
     "CallDirector",
     "Chat",
@@ -19,13 +20,16 @@ __all__ = [
     "FollowTournament",
     "Hello",
     "JoinTable",
+    "JoinWaitingList",
     "LeaveTable",
     "Muck",
     "Ping",
     "Rebuy",
     "Reenter",
+    "RefuseSeat",
     "Register",
     "Resync",
+    "RunIt",
     "Show",
     "SitIn",
     "SitOut",
@@ -66,12 +70,59 @@ class LeaveTable(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TakeSeat(Message):
-    """Sit at ``seat`` with a seat token (bound to that table and seat)."""
+    """Sit at ``seat`` with the table's invite token. At a cash table ``buy_in`` (the chips
+    bought, within the table's limits) is required, and ``wait_for_bb`` waits for the big
+    blind instead of posting a seat fee (casino cash)."""
 
     TYPE: ClassVar[str] = "sit"
     table: str = _f(NAME)
     seat: int = _f(10)
     token: str = _f(1024)
+    buy_in: int | None = _f(BIG, None)
+    wait_for_bb: bool = _f(1, False)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunIt(Message):
+    """Answer the offer to run the board several times (a ``notice`` ``runs_offered`` to the
+    two players all-in before the turn, at a table that asks them): ``runs`` 2 or 3 agrees,
+    1 refuses. Both must name the same number, else one run."""
+
+    TYPE: ClassVar[str] = "run_it"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    runs: int = _f(3)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AddChips(Message):
+    """Cash table: a rebuy after a bust, or a top-up (casino: within the table's maximum;
+    fpc: only after a bust), applied between hands."""
+
+    TYPE: ClassVar[str] = "add_chips"
+    table: str = _f(NAME)
+    amount: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JoinWaitingList(Message):
+    """Cash table: put your name on the table's waiting list (casino cash: seats are
+    offered in order; a ``notice`` of kind ``seat_offered`` says which)."""
+
+    TYPE: ClassVar[str] = "waiting_list"
+    table: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefuseSeat(Message):
+    """Cash table: refuse the seat offered to you; your name goes to the end of the list."""
+
+    TYPE: ClassVar[str] = "refuse_seat"
+    table: str = _f(NAME)
     id: int | None = _f(BIG, None)
 
 
@@ -179,7 +230,11 @@ class Resync(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreateTable(Message):
-    """Create a friends table; the answer is ``table_created`` with its invite token."""
+    """Create a friends table; the answer is ``table_created`` with its invite token.
+    ``game`` ``cash`` makes a cash table: players buy in between ``min_buy_in`` and
+    ``max_buy_in`` (20 and 100 big blinds when not given), the profile's cash rules apply
+    (casino or fpc), ``rake_permille`` (0 for friends) and ``run_it`` (1, 2 or 3 runs when
+    two players are all-in before the turn) are the table's."""
 
     TYPE: ClassVar[str] = "create"
     name: str = _f(NAME)
@@ -191,6 +246,12 @@ class CreateTable(Message):
     max_seats: int = _f(10, 9)
     starting_stack: int = _f(BIG, 10_000)
     action_seconds: int = _f(3600, 30)
+    game: str = _f(8, "friends")
+    min_buy_in: int | None = _f(BIG, None)
+    max_buy_in: int | None = _f(BIG, None)
+    rake_permille: int = _f(100, 0)
+    rake_cap: int = _f(BIG, 0)
+    run_it: int = _f(3, 1)
     id: int | None = _f(BIG, None)
 
 

@@ -152,6 +152,9 @@ class BoardEvent(Message):
     """The pots once the previous round's bets are gathered, main pot first, exactly the
     engine's: ``{"amount": int, "eligible": [seats]}`` each (a side pot only if someone is
     all-in)."""
+    run: int | None = _f(3, None)
+    """The run of the board this street belongs to, 2 or 3, when the board is run several
+    times (fpc multi-bordes, run it twice); absent for the first run."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -175,6 +178,12 @@ class PotAwarded(Message):
     amount: int = _f(BIG)
     winners: tuple[int, ...] = _f(10)
     shares: tuple[int, ...] = _f(10)
+    run: int | None = _f(3, None)
+    """The run this part of the pot was played on, 2 or 3 (one ``pot`` per run and pot);
+    absent for the first run."""
+    rake: int | None = _f(BIG, None)
+    """Chips of ``amount`` the house kept (casino « la taille »): ``shares`` add up to
+    ``amount - rake``; absent when nothing was raked."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

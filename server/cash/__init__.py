@@ -1,7 +1,16 @@
 """Cash games (casino and fpc cash sections): pure rules, the ledger, absences and the
 waiting list. The table's cash dealing policy uses them; nothing here does I/O."""
 
-from server.cash.absence import Arrival, Away, Deal, Dues, arrival_dues, big_blind_came, deal
+from server.cash.absence import (
+    Arrival,
+    Away,
+    Deal,
+    Dues,
+    arrival_dues,
+    big_blind_came,
+    deal,
+    small_blind_came,
+)
 from server.cash.book import CashBook, CashError, Refusal
 from server.cash.capital import Capital, Settlement, settle
 from server.cash.ledger import Entry as LedgerEntry
@@ -33,4 +42,5 @@ __all__ = [
     "cash_rules",
     "deal",
     "settle",
+    "small_blind_came",
 ]

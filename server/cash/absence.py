@@ -13,9 +13,10 @@ déposée devant sa case, comme un droit de siège et la petite blind sera mise 
 le pot). » fpc cash: « le joueur absent de la table reçoit les cartes, les blinds sont
 prélevées ».
 
-A *round* of an absent player ends each time the big blind reaches his seat (taken in the
-first round, skipped and marked missed in the second). Pure: the table says when a deal
-starts and whose big blind came, this module says what follows.
+A *round* of an absent player is one turn of the blinds at his seat: it ends when he has
+posted (dealt in, first round) his big blind and then his small blind, or when his big blind
+was skipped (not dealt in: the marks are set, both blinds being owed). Pure: the table says
+when a deal starts and which blind reached whom, this module says what follows.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from enum import StrEnum
 
 from server.cash.rules import Absence, CashRules, Entry
 
-__all__ = ["Arrival", "Away", "Deal", "Dues", "arrival_dues", "big_blind_came", "deal"]
+__all__ = [
+    "Arrival",
+    "Away",
+    "Deal",
+    "Dues",
+    "arrival_dues",
+    "big_blind_came",
+    "deal",
+    "small_blind_came",
+]
 
 
 class Deal(StrEnum):
@@ -51,9 +61,11 @@ class Away:
     """An absent player's count."""
 
     rounds: int = 0
-    """Big blinds that reached his seat since he left."""
+    """Turns of the blinds at his seat since he left."""
     missed: bool = False
     """His blinds were skipped: he owes them on his return."""
+    big_blind: bool = False
+    """His big blind was taken in this round; the small blind that follows ends it."""
 
 
 def deal(away: Away | None, rules: CashRules, waiting_list: bool) -> Deal:
@@ -75,10 +87,19 @@ def deal(away: Away | None, rules: CashRules, waiting_list: bool) -> Deal:
 
 def big_blind_came(away: Away, treated: Deal) -> Away:
     """The big blind reached the absent player's seat in a deal that treated him as
-    ``treated``: one more round; skipped (not dealt in), his blinds are owed."""
-    return Away(
-        rounds=away.rounds + 1, missed=away.missed or treated in (Deal.MISSED, Deal.SIT_OUT)
-    )
+    ``treated``: dealt in, he posted it (the small blind that follows ends the round);
+    skipped, the round is over and both blinds are owed (« les boutons miss blinds »)."""
+    if treated is Deal.DEAD:
+        return Away(rounds=away.rounds, missed=away.missed, big_blind=True)
+    return Away(rounds=away.rounds + 1, missed=True)
+
+
+def small_blind_came(away: Away) -> Away:
+    """The small blind reached the absent player's seat, dealt in: after his big blind,
+    his round is over."""
+    if not away.big_blind:
+        return away
+    return Away(rounds=away.rounds + 1, missed=away.missed)
 
 
 class Arrival(StrEnum):

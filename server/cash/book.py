@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from server.cash.capital import Capital
 from server.cash.ledger import Entry, Ledger, Move
@@ -34,7 +35,7 @@ class Refusal(StrEnum):
     """Not a multiple of the table's unit (casino cash: « par multiples de la petite blind »)."""
     SESSION_CAP = "cash.session_cap"
     """More than the session allows in all (fpc cash: 5,000 in one or several buy-ins)."""
-    NOT_BUSTED = "cash.not_busted"
+    NOT_BUSTED = "cash.rebuy_not_allowed"
     """A rebuy while chips remain (fpc cash: « une recave n'est pas possible tant que l'on
     possède des jetons devant soi »)."""
     WAIT = "cash.wait"
@@ -45,6 +46,11 @@ class Refusal(StrEnum):
     totalité de son capital ne pourra plus participer »)."""
     IN_HAND = "cash.in_hand"
     """Chips change between hands only."""
+    WAITING_LIST = "cash.waiting_list"
+    """The seat is offered to the next name on the waiting list (casino cash: « les places
+    libres seront attribuées dans l'ordre d'inscription »), or no seat is offered to you."""
+    BUY_IN = "cash.buy_in"
+    """A cash table seats a player with a buy-in (``buy_in``, not ``take_seat``)."""
 
 
 class CashError(Exception):
@@ -133,7 +139,7 @@ class CashBook:
         if refused is not None:
             raise CashError(*refused)
         account = self.accounts.setdefault(player, Account(player, name))
-        move = Move.REBUY if account.seated else Move.BUY_IN
+        move = Move.BUY_IN if not account.seated else Move.REBUY if stack == 0 else Move.TOP_UP
         account.name = name
         account.seated = True
         if self.capital is not None:
@@ -171,6 +177,25 @@ class CashBook:
             self.ledger.add(
                 Entry(at=now, move=Move.RAKE, player="", name="", amount=amount, hand=hand)
             )
+
+    def to_json(self) -> dict[str, Any]:
+        """What a restart needs (the rules come from the table's settings)."""
+        return {
+            "ledger": self.ledger.to_json(),
+            "accounts": [
+                [a.player, a.name, a.seated, a.cashed_out_at, a.left_with_chips]
+                for a in self.accounts.values()
+            ],
+            "capital": None if self.capital is None else dict(self.capital.balances),
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        self.ledger = Ledger.from_json(data["ledger"])
+        self.accounts = {
+            p: Account(p, name, seated, at, left) for p, name, seated, at, left in data["accounts"]
+        }
+        if self.capital is not None and data.get("capital") is not None:
+            self.capital.balances = {str(k): int(v) for k, v in data["capital"].items()}
 
     def owes_return_fee(self, player: str) -> bool:
         """He left with his stack and comes back: a big blind as a seat fee (casino cash)."""

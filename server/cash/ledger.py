@@ -25,7 +25,9 @@ class Move(StrEnum):
     BUY_IN = "buy_in"
     """A first buy-in at this table (chips to the table)."""
     REBUY = "rebuy"
-    """More chips for a seated player (chips to the table)."""
+    """Chips for a seated player who lost his whole stack (chips to the table)."""
+    TOP_UP = "top_up"
+    """Chips added to a stack that is not empty (casino: announced, within the maximum)."""
     CASH_OUT = "cash_out"
     """A player leaves with his whole stack (chips from the table)."""
     REMOVED = "removed"
@@ -34,7 +36,7 @@ class Move(StrEnum):
     """Retained by the house from a hand's pots (casino « la taille »; player is empty)."""
 
 
-IN = frozenset({Move.BUY_IN, Move.REBUY})
+IN = frozenset({Move.BUY_IN, Move.REBUY, Move.TOP_UP})
 OUT = frozenset({Move.CASH_OUT, Move.REMOVED})
 
 

@@ -24,7 +24,9 @@ from server.engine import Blinds
 from server.engine.positions import Positions
 
 __all__ = [
+    "AddChips",
     "Attach",
+    "BuyIn",
     "CallTime",
     "Chat",
     "CloseTable",
@@ -36,13 +38,16 @@ __all__ = [
     "DirectorCommand",
     "Gone",
     "HoldDeal",
+    "JoinWaitingList",
     "Leave",
     "NextDeal",
     "Penalty",
+    "RefuseSeat",
     "Rejoin",
     "RemovePlayer",
     "Resync",
     "Reveal",
+    "RunIt",
     "SeatPlayer",
     "SetStack",
     "ShowCards",
@@ -54,6 +59,7 @@ __all__ = [
     "UseBank",
     "Watch",
     "from_message",
+    "seat_command",
 ]
 
 
@@ -192,6 +198,57 @@ class ShowCards:
     ref: int | None = None
 
 
+# ---------------------------------------------------------------- a cash table's desk
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuyIn:
+    """Sit at ``seat`` of a cash table with ``amount`` chips bought (server.cash.book); with
+    ``wait_for_bb``, dealt in only from the big blind instead of posting a seat fee now
+    (casino cash: « un joueur peut décider d'attendre la grosse blind »)."""
+
+    conn: Conn
+    seat: int
+    name: str
+    amount: int
+    wait_for_bb: bool = False
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunIt:
+    """A player's answer to the offer to run the board several times."""
+
+    conn: Conn
+    hand: int
+    runs: int
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AddChips:
+    """A rebuy (after a bust) or a top-up (casino: announced, within the maximum), applied
+    between hands."""
+
+    conn: Conn
+    amount: int
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JoinWaitingList:
+    conn: Conn
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefuseSeat:
+    """Refuse the seat offered from the waiting list: to the end of the list (casino cash)."""
+
+    conn: Conn
+    ref: int | None = None
+
+
 ConnCommand = (
     Watch
     | Sit
@@ -208,6 +265,11 @@ ConnCommand = (
     | CallTime
     | UseBank
     | ShowCards
+    | BuyIn
+    | AddChips
+    | JoinWaitingList
+    | RefuseSeat
+    | RunIt
 )
 
 # ---------------------------------------------------------------- from the director
@@ -309,6 +371,20 @@ DirectorCommand = (
 Command = ConnCommand | DirectorCommand | CloseTable
 
 
+def seat_command(conn: Conn, message: m.TakeSeat, name: str) -> Sit | BuyIn:
+    """The table command of a ``sit``: with a ``buy_in``, a cash table's seat and chips."""
+    if message.buy_in is None:
+        return Sit(conn=conn, seat=message.seat, name=name, ref=message.id)
+    return BuyIn(
+        conn=conn,
+        seat=message.seat,
+        name=name,
+        amount=message.buy_in,
+        wait_for_bb=message.wait_for_bb,
+        ref=message.id,
+    )
+
+
 def from_message(conn: Conn, message: m.Message) -> ConnCommand:
     """The table command for a decoded client message (raises ``internal`` for a message that
     is not for a table: the gateway routes every other message itself)."""
@@ -339,4 +415,8 @@ _FROM_MESSAGE: dict[type[m.Message], Callable[[Conn, Any, int | None], ConnComma
     m.SitIn: lambda conn, msg, ref: SitIn(conn=conn, ref=ref),
     m.Resync: lambda conn, msg, ref: Resync(conn=conn, last_seq=msg.last_seq, ref=ref),
     m.LeaveTable: lambda conn, msg, ref: Leave(conn=conn, ref=ref),
+    m.AddChips: lambda conn, msg, ref: AddChips(conn=conn, amount=msg.amount, ref=ref),
+    m.JoinWaitingList: lambda conn, msg, ref: JoinWaitingList(conn=conn, ref=ref),
+    m.RefuseSeat: lambda conn, msg, ref: RefuseSeat(conn=conn, ref=ref),
+    m.RunIt: lambda conn, msg, ref: RunIt(conn=conn, hand=msg.hand, runs=msg.runs, ref=ref),
 }

@@ -1,4 +1,4 @@
-"""A table's settings (friends table or a tournament table)."""
+"""A table's settings (a friends table, a cash table or a tournament table)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ class TableConfig:
     next_hand_seconds: float = 3.0
     min_players: int = 2
     """Players present needed to deal (cdc 2.2: 3 at a tournament's start, 2 after a break)."""
+    cash: dict[str, Any] | None = None
+    """A cash table: the changes its host made to the profile's cash rules
+    (:func:`server.cash.cash_rules` keywords: limits, rake, runs); ``None``: not a cash table."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

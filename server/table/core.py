@@ -231,4 +231,7 @@ class TableCore:
                 if not s.leaving
             ],
         }
+        cash = getattr(self, "cash", None)
+        if cash is not None:
+            data["cash"] = cash.to_json()  # server.table.cash: the ledger with its stacks
         return self.hand_no, data

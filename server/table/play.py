@@ -27,10 +27,12 @@ from server.engine import ErrorCode as EngineCode
 from server.engine import events as ev
 from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
+from server.table.cash import hand_terms
 from server.table.commands import CallTime, Declare, ShowCards, UseBank
 from server.table.effects import HandFinished
 from server.table.phases import TablePhase, Trigger
 from server.table.record import hand_record
+from server.table.runs import run_terms, runs_expired, runs_offered
 from server.table.seats import SeatState
 from server.table.translate import HandLog
 from server.table.turns import Turns
@@ -128,7 +130,7 @@ class Play(Turns):
                 ]
             )
             self.out.save_snapshot()
-            self._release_leavers()
+            self._release_leavers(now)
             self.end_live_hand()
             self.timers.next_hand = now + self.config.next_hand_seconds
             return
@@ -136,13 +138,26 @@ class Play(Turns):
         for s in dealt_in:
             self.seats[s].new = False
         dead = self._dead_at_deal(dealt_in)
+        posts, rake = hand_terms(self, dealt_in, dead)  # a cash table's seat fees and rake
+        runs, agreed = run_terms(self)  # fpc multi-bordes, run it twice
         setup = HandSetup(
             profile=self.profile,
             blinds=self._hand_blinds(len(dealt_in)),
             seats=tuple(
-                SeatSetup(player=str(s), seat=s, stack=self.seats[s].stack, dead=dead[s])
+                SeatSetup(
+                    player=str(s),
+                    seat=s,
+                    stack=self.seats[s].stack,
+                    dead=dead[s],
+                    seat_fee=posts[s].live if s in posts else 0,
+                    dead_post=posts[s].dead if s in posts else 0,
+                )
                 for s in dealt_in
             ),
+            rake=rake,
+            runs=runs,
+            runs_agreed=agreed,
+            extra_boards=self.dealt.extra_boards(runs) if runs > 1 else (),
             button=self.positions.button,
             big_blind=self.positions.big_blind,
             hole={str(s): self.dealt.hole(s) for s in dealt_in},
@@ -247,6 +262,7 @@ class Play(Turns):
             return
         menu = hand.menu()
         if menu is None:
+            runs_offered(self, now, hand)  # the two players all-in may agree to run it twice
             return
         seat = int(menu.player)
         if self.seats[seat].leaving:
@@ -430,7 +446,8 @@ class Play(Turns):
         assert hand is not None
         menu = hand.menu()
         if menu is None:
-            self.timers.action = None
+            if not runs_expired(self, now, hand):
+                self.timers.action = None
             return
         state = self.seats.get(int(menu.player))
         connected = state is not None and state.connected
@@ -490,10 +507,12 @@ class Play(Turns):
             ]
         )
         for seat, stack in stacks.items():
-            if stack == 0:
+            if stack == 0 and self.policy.frees_busted():
                 self.seat_event(self.seats.pop(seat), "busted")
                 self._unwatch_seat(seat)
-        self._release_leavers()
+            elif stack == 0:
+                self.seat_event(self.seats[seat], "busted")  # keeps his seat to rebuy
+        self._release_leavers(now)
         self._apply_wants_out()
         self.end_live_hand()
         self.release.extend(self.held_chat.items)
@@ -512,11 +531,12 @@ class Play(Turns):
         self.out.live_from = None
         self.out.catch_up_spectators(lambda: self.view(None))
 
-    def _release_leavers(self) -> None:
+    def _release_leavers(self, now: float) -> None:
         for state in [s for s in self.seats.values() if s.leaving]:
             del self.seats[state.seat]
             self.seat_event(state, "left")
             self._unwatch_seat(state.seat)
+            self.policy.on_left(self, state, now)
 
     def _unwatch_seat(self, seat: int) -> None:
         for watcher in self.watchers.values():

@@ -6,8 +6,8 @@ player left); a player leaves with his chips, and one who sits out is not dealt 
 (no cards, no blind, no cut: his seat waits for him). A director-driven (tournament) table
 deals only when its director says so, with the director's positions and blinds, deals absent
 players in (a dead hand, blinds and antes posted: cdc 1.8, 1.9, tda 29, fpc 2-3) and reports
-every hand's end. The table itself never asks which kind it is: it asks its policy (a third
-one, cash games, comes next).
+every hand's end. The table itself never asks which kind it is: it asks its policy (the
+third one, cash tables, is :class:`server.table.cash.CashPolicy`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from server.table.report import Bust, HandEnded
 
 if TYPE_CHECKING:
     from server.table.play import Play
+    from server.table.seats import SeatState
 
 __all__ = ["DealingPolicy", "DirectedPolicy", "FriendsPolicy"]
 
@@ -49,6 +50,13 @@ class DealingPolicy(Protocol):
     def after_hand(self, t: Play, now: float, report: HandEnded) -> None: ...
 
     def all_in(self, t: Play) -> None: ...
+
+    def frees_busted(self) -> bool:
+        """A player left with no chips loses his seat at the hand's end (a cash player keeps
+        it until he rebuys or the book frees it)."""
+
+    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+        """A seated player stood up (the seat is gone already)."""
 
 
 class FriendsPolicy:
@@ -135,6 +143,12 @@ class FriendsPolicy:
     def all_in(self, t: Play) -> None:
         return None
 
+    def frees_busted(self) -> bool:
+        return True
+
+    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+        return None
+
 
 class DirectedPolicy:
     directed = True
@@ -204,6 +218,12 @@ class DirectedPolicy:
 
     def all_in(self, t: Play) -> None:
         t.out.effect(DirectorAllIn())
+
+    def frees_busted(self) -> bool:
+        return True
+
+    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+        return None
 
 
 def _report(t: Play, hand: Hand | None, stacks: dict[int, int], cancelled: bool) -> HandEnded:

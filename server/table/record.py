@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine import Hand, card_name
+from server.engine import Hand, Street, card_name
 from server.table.core import TableCore
 
 __all__ = ["hand_record"]
@@ -32,7 +32,15 @@ def hand_record(t: TableCore, hand: Hand, stacks: dict[int, int]) -> dict[str, A
         **t.log.record(hand.events, board, stacks),
     }
     shown = [int(s) for s in record["shown"]]
-    record.update(t.dealt.fairness(board_count=len(board), shown=shown))
+    runs = hand.runs
+    # fpc multi-bordes, run it twice: the runs dealt are opened, five cards each from a
+    # preflop all-in, the turn and river from a flop all-in (the flop stays); nothing else
+    run_cards = 0 if runs == 1 else 5 if hand.runs_from is Street.FLOP else 2
+    record.update(
+        t.dealt.fairness(
+            board_count=len(board), shown=shown, runs_dealt=runs, run_board_count=run_cards
+        )
+    )
     return t.dealer.sign(record)
 
 

@@ -41,6 +41,9 @@ def restore(t: Play, data: dict[str, Any], record: dict[str, Any] | None) -> Non
     cancellation, its snapshot and the freed seats are one write (see flush)."""
     t.hand_no = int(data["hand"])
     _restore_seats(t, data)
+    cash = getattr(t, "cash", None)
+    if cash is not None and "cash" in data:
+        cash.load(data["cash"])  # the ledger saved with these stacks
 
     def pos(value: list[int] | None) -> Positions | None:
         if not value:

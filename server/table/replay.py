@@ -4,20 +4,28 @@
     python -m server.table.replay - < SESSION.json
 
 Prints one JSON document. Exit 0 when the session was read and played (refused steps are
-reported in the output), 2 with a one-line message on stderr when the file is malformed —
-or, until the cash-game rules land, when it is a cash session (``game: cash``).
+reported in the output), 2 with a one-line message on stderr when the file is malformed.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 from server.engine.replay import ScenarioError
-from server.table.session import run_session
-from server.table.session_steps import parse_session
+from server.table.session import SessionRun
+from server.table.session_cash import CashSessionRun
+from server.table.session_steps import Session, parse_session
 
-__all__ = ["main"]
+__all__ = ["main", "run_session"]
+
+
+def run_session(session: Session) -> dict[str, Any]:
+    """Play a parsed session (a tournament table or a cash table); the spec's output."""
+    if session.game == "cash":
+        return CashSessionRun(session).run()
+    return SessionRun(session).run()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(args[0], encoding="utf-8") as fh:
                 text = fh.read()
         output = run_session(parse_session(json.loads(text)))
-    except (OSError, json.JSONDecodeError, ScenarioError, NotImplementedError) as exc:
+    except (OSError, json.JSONDecodeError, ScenarioError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"replay: {message}", file=sys.stderr)
         return 2

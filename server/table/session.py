@@ -47,11 +47,13 @@ from server.table.session_steps import (
 )
 from server.table.table import Table
 
-__all__ = ["SessionDealer", "SessionRun", "run_session"]
+__all__ = ["SessionDealer", "SessionRun"]
 
 WALL = "2026-01-01T00:00:00Z"
 _POSTS = {ev.PostKind.ANTE: "ante", ev.PostKind.SMALL_BLIND: "sb", ev.PostKind.BIG_BLIND: "bb"}
 _SETTLE = 200
+_NEVER = 10.0**9
+"""A cash session's table never deals by itself: the runner deals at each ``hand`` step."""
 """Deadlines at most to finish one hand once its inputs are played (a hand always ends)."""
 
 
@@ -69,16 +71,24 @@ class SessionDealer(CsprngDealer):
         self.rng = rng
         self.hole: dict[int, tuple[int, ...]] = {}
         self.board: tuple[int, ...] = ()
+        self.runs: tuple[tuple[int, ...], ...] = ()
+        """The boards of the runs after the first (the session's ``boards[1:]``)."""
 
     def new_hand(self, dealt_in: list[int], button: int, max_seats: int) -> CsprngHand:
         base = super().new_hand(dealt_in, button, max_seats)
-        layout = deal_layout(len(base.order))
+        layout = deal_layout(len(base.order), runs=1 + len(self.runs))
         slots: dict[int, int] = {}
         for i, seat in enumerate(base.order):
             for slot, card in zip(layout.hole[i], self.hole.get(seat, ()), strict=False):
                 slots[slot] = card
         for slot, card in zip(layout.board, self.board, strict=False):
             slots[slot] = card
+        for run_slots, run_board in zip(layout.runs, self.runs, strict=False):
+            # a run shares the cards already out when the runs start (the flop of an all-in
+            # on the flop): only its own cards go to its slots
+            for slot, card in zip(run_slots, run_board, strict=False):
+                if card not in slots.values():
+                    slots[slot] = card
         rest = [card for card in range(52) if card not in set(slots.values())]
         self.rng.shuffle(rest)
         order = [slots[p] if p in slots else rest.pop() for p in range(52)]
@@ -95,13 +105,7 @@ class _Refused(Exception):
 class SessionRun:
     """One session, step by step. ``out`` is the spec's output document so far."""
 
-    def __init__(self, session: Session) -> None:
-        if session.game == "cash":
-            raise NotImplementedError(
-                "game 'cash' is not yet supported: the cash-game rules (casino, fpc: missed "
-                "blinds, seat fees, buy-ins, rebuys, rake, run it twice) come with the cash-game "
-                "issue"
-            )
+    def __init__(self, session: Session, cash: dict[str, Any] | None = None) -> None:
         self.session = session
         self.rng = random.Random(session.seed)
         b = session.blinds
@@ -114,6 +118,8 @@ class SessionRun:
             ante_format=b.ante_format.value,
             max_seats=session.seats,
             denominations=session.denominations,
+            cash=cash,
+            next_hand_seconds=_NEVER if cash is not None else 3.0,
         )
         self.dealer = SessionDealer(random.Random(self.rng.random()))
         self.table = Table(
@@ -121,7 +127,7 @@ class SessionRun:
             self.dealer,
             random.Random(self.rng.random()).randrange,
             wall=lambda: WALL,
-            directed=True,
+            directed=cash is None,
         )
         self.missing_blind = load_profile(session.profile).missing_blind
         """The profile's rule when a blind's player is gone (fpc 17-3/17-4, else cdc 4.3)."""
@@ -180,10 +186,12 @@ class SessionRun:
             "steps": self.steps,
             "seats": {str(s.seat): s.player for s in sorted(self.table.seats.values(),
                                                             key=lambda s: s.seat)},
-            "missed": {},
-            "ledger": [],
-            "rake": 0,
+            **self._summary(),
         }  # fmt: skip
+
+    def _summary(self) -> dict[str, Any]:
+        """The game's own keys of the output (a tournament has no ledger, no rake)."""
+        return {"missed": {}, "ledger": [], "rake": 0}
 
     def _seat_of(self, name: str) -> int:
         for state in self.table.seats.values():
@@ -191,13 +199,17 @@ class SessionRun:
                 return state.seat
         raise _Refused("not_seated")
 
-    def _sit(self, step: Sit) -> dict[str, Any]:
+    def _free_seat(self, step: Sit) -> None:
+        """The seat of a ``sit`` step exists and is free, and its player sits nowhere yet."""
         if not 1 <= step.seat <= self.session.seats:
             raise _Refused("bad_seat")
         if step.seat in self.table.seats:
             raise _Refused("seat_taken")
         if any(s.player == step.name for s in self.table.seats.values()):
             raise _Refused("already_seated")
+
+    def _sit(self, step: Sit) -> dict[str, Any]:
+        self._free_seat(step)
         assert step.stack is not None
         self._do(c.SeatPlayer(seat=step.seat, player=step.name, name=step.name, stack=step.stack))
         conn = self.conns[step.name] = c.Conn(f"conn-{step.name}", step.name)
@@ -353,7 +365,7 @@ class SessionRun:
             return names[int(engine_name)]
 
         posted: list[dict[str, Any]] = [
-            {"player": name(e.player), "amount": e.amount, "kind": _POSTS[e.kind]}
+            {"player": name(e.player), "amount": e.amount, "kind": _POSTS.get(e.kind, e.kind.value)}
             for e in hand.events
             if isinstance(e, ev.Posted) and e.amount > 0
         ]
@@ -384,8 +396,3 @@ class SessionRun:
             "board": [card_name(card) for card in hand.board],
             "stacks": {player: seated.get(player, 0) for player in before},
         }
-
-
-def run_session(session: Session) -> dict[str, Any]:
-    """Play a parsed session; the spec's output document."""
-    return SessionRun(session).run()

@@ -15,8 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from protocol.errors import ErrorCode, ProtocolError
+from server.cash import CashError, Refusal
 from server.engine import RuleError
 from server.table import commands as c
+from server.table.cash import CashPolicy, CashState
+from server.table.cash_desk import add_chips, buy_in, join_waiting_list, refuse_seat
 from server.table.config import TableConfig
 from server.table.dealer import Dealer
 from server.table.effects import Deliver, Effect, GrantSeat, Halted, Kick, Resumed, Write
@@ -24,6 +27,7 @@ from server.table.phases import TablePhase, Trigger
 from server.table.play import Play
 from server.table.policy import DealingPolicy, DirectedPolicy, FriendsPolicy
 from server.table.recovery import restore
+from server.table.runs import agree
 from server.table.seats import SeatState, Watcher
 
 __all__ = ["Table"]
@@ -38,7 +42,17 @@ RETRY_MAX = 10.0
 DEFERRED_MAX = 1000
 """Commands kept while halted (connections coming and going, the director's orders)."""
 
-_GAMEPLAY = (c.Declare, c.CutDeck, c.CallTime, c.UseBank, c.ShowCards, c.Chat, c.SitOut, c.SitIn)
+_GAMEPLAY = (
+    c.Declare,
+    c.CutDeck,
+    c.CallTime,
+    c.UseBank,
+    c.ShowCards,
+    c.Chat,
+    c.SitOut,
+    c.SitIn,
+    c.RunIt,
+)
 
 
 class Table(Play):
@@ -52,7 +66,11 @@ class Table(Play):
         directed: bool = False,
         seq: int = 0,
     ) -> None:
+        self.cash: CashState | None = None
         policy: DealingPolicy = DirectedPolicy() if directed else FriendsPolicy()
+        if config.cash is not None and not directed:
+            policy = CashPolicy()
+            self.cash = CashState.for_table(config.profile, config.sb, config.bb, config.cash)
         super().__init__(config, dealer, policy, randbelow, wall=wall, seq=seq)
         self._stalled: list[Effect] = []
         self._deferred: list[c.Command] = []
@@ -198,6 +216,9 @@ class Table(Play):
         except RuleError as exc:
             if conn is not None:
                 self.error(conn.cid, f"rule.{exc.code.value}", exc.message, ref, exc.rule)
+        except CashError as exc:
+            if conn is not None:
+                self.error(conn.cid, exc.code.value, exc.message, ref)
         except Exception:  # a bug must not take the table down
             self.internal_errors.append(traceback.format_exc())
             if conn is not None:
@@ -255,8 +276,14 @@ class Table(Play):
         self.out.catch_up(watcher, limit, lambda: self.view(watcher.seat))
 
     def _sit(self, now: float, cmd: c.Sit) -> None:
-        """Seat a player (friends tables). The seat token is issued by the gateway only once
-        the seat is durably saved (GrantSeat follows the write); a refusal changes nothing."""
+        if self.cash is not None:
+            raise CashError(Refusal.BUY_IN, "a cash table seats you with a buy-in")
+        self.sit_with(now, cmd, self.config.starting_stack)
+
+    def sit_with(self, now: float, cmd: c.Sit, stack: int) -> None:
+        """Seat a player with ``stack`` (friends and cash tables). The seat token is issued by
+        the gateway only once the seat is durably saved (GrantSeat follows the write); a
+        refusal changes nothing."""
         player = cmd.conn.player
         if player is None:
             raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
@@ -280,7 +307,7 @@ class Table(Play):
                 seat=cmd.seat,
                 player=player,
                 name=cmd.name,
-                stack=self.config.starting_stack,
+                stack=stack,
                 time_bank=self.config.time_bank_seconds,
             )
             current.bank_at_start = current.time_bank
@@ -382,6 +409,7 @@ class Table(Play):
             return
         del self.seats[seat]
         self.seat_event(state, "left")
+        self.policy.on_left(self, state, now)
         self.out.save_snapshot()
 
     def _in_the_hand(self, seat: int) -> bool:
@@ -563,5 +591,10 @@ _HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
     c.TableNote: lambda t, cmd, now: t._table_note(cmd),
     c.Penalty: lambda t, cmd, now: t._penalty(cmd),
     c.SpectatorMode: lambda t, cmd, now: t._spectator_mode(cmd),
+    c.BuyIn: buy_in,
+    c.AddChips: add_chips,
+    c.JoinWaitingList: join_waiting_list,
+    c.RefuseSeat: refuse_seat,
+    c.RunIt: lambda t, cmd, now: agree(t, now, t.need_seat(cmd.conn), cmd.hand, cmd.runs),
 }
 """One handler per command kind (the exhaustiveness test checks every kind has one)."""

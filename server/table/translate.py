@@ -18,7 +18,13 @@ TableEvent = tuple[str, dict[str, Any]]
 Notice = tuple[int, str, str, str]
 """(seat, kind, text, rule): private, unsequenced."""
 
-_POSTS = {"ante": "post_ante", "small_blind": "post_sb", "big_blind": "post_bb"}
+_POSTS = {
+    "ante": "post_ante",
+    "small_blind": "post_sb",
+    "big_blind": "post_bb",
+    "seat_fee": "post_seat_fee",  # casino cash: live, « droit de siège »
+    "dead_blind": "post_dead",  # casino cash: « miss blinds », dead money
+}
 
 
 class HandLog:
@@ -121,6 +127,11 @@ class HandLog:
                 # pre-actions are private (ONLINE_RULES): only the player hears of them
                 notices.append((int(e.player), f"oot_{e.status}", e.note, e.rule))
                 continue
+            if isinstance(e, ev.RunsOffered):
+                # the two players all-in before the turn may agree to run it twice (run_it)
+                text = f"run the board up to {e.most} times from the {e.street}? (run_it)"
+                notices.extend((int(p), "runs_offered", text, e.rule) for p in e.players)
+                continue
             rule = _TRANSLATE.get(type(e))
             if rule is not None:  # FaceUp: each hand also comes as a Shown event
                 out.append(rule(self, e, committed))
@@ -180,6 +191,10 @@ class HandLog:
         cards = [card_name(c) for c in e.cards]
         return ("board", {"hand": self.hand_no, "street": e.street, "cards": cards})
 
+    def _run(self, e: ev.RunDealt, committed: Callable[[str], int]) -> TableEvent:
+        cards = [card_name(c) for c in e.cards]
+        return ("board", {"hand": self.hand_no, "street": e.street, "cards": cards, "run": e.run})
+
     def _shown(self, e: ev.Shown, committed: Callable[[str], int]) -> TableEvent:
         cards = [card_name(c) for c in e.cards]
         return (
@@ -200,6 +215,10 @@ class HandLog:
             "winners": [int(w) for w in e.winners],
             "shares": [s for _, s in e.shares],
         }
+        if e.run > 1:
+            data["run"] = e.run
+        if e.rake:
+            data["rake"] = e.rake
         return ("pot", data)
 
     def record(
@@ -218,19 +237,22 @@ class HandLog:
             elif isinstance(e, ev.Mucked):
                 mucked.append(int(e.player))
             elif isinstance(e, ev.PotAwarded):
-                pots.append(
-                    {
-                        "amount": e.amount,
-                        "winners": [int(w) for w in e.winners],
-                        "shares": [[int(p), s] for p, s in e.shares],
-                        "index": e.index,
-                    }
-                )
+                pot: dict[str, Any] = {
+                    "amount": e.amount,
+                    "winners": [int(w) for w in e.winners],
+                    "shares": [[int(p), s] for p, s in e.shares],
+                    "index": e.index,
+                }
+                if e.rake:  # casino cash, « la taille »: shares pay amount - rake
+                    pot["rake"] = e.rake
+                if e.run > 1:  # fpc multi-bordes, run it twice: this run's part of the pot
+                    pot["run"] = e.run
+                pots.append(pot)
             elif isinstance(e, ev.Returned):
                 seat = int(e.player)
                 name = self.names.get(seat, e.player)
                 returned.append({"seat": seat, "name": name, "amount": e.amount})
-        pots.sort(key=lambda p: p["index"])
+        pots.sort(key=lambda p: (p["index"], p.get("run", 1)))
         return {
             "hand": self.hand_no,
             "players": [
@@ -265,6 +287,7 @@ _TRANSLATE: dict[type[Any], Callable[[HandLog, Any, Callable[[str], int]], Table
     ev.Pending: HandLog._pending,
     ev.Returned: HandLog._returned,
     ev.BoardDealt: HandLog._board,
+    ev.RunDealt: HandLog._run,
     ev.Shown: HandLog._shown,
     ev.Mucked: HandLog._mucked,
     ev.PotAwarded: HandLog._pot,

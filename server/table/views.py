@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 from server.engine import Hand, card_name
 from server.engine import events as ev
+from server.table.cash import cash_view
 from server.table.phases import TablePhase
 
 if TYPE_CHECKING:
@@ -66,6 +67,9 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
     }
     # whole seconds on the wire (no floats): rounded up, so that a client offering the Time
     # from ``time_call_after`` never offers it before the table accepts it
+    cash = cash_view(actor)
+    if cash is not None:
+        state["cash"] = cash
     state["action_seconds"] = math.ceil(actor.config.action_seconds)
     state["time_call_after"] = math.ceil(actor.config.time_call_after)
     if actor.positions is not None and live:

@@ -12,6 +12,7 @@ from server.cash import (
     big_blind_came,
     cash_rules,
     deal,
+    small_blind_came,
 )
 
 CASINO = cash_rules("casino", sb=50, bb=100)
@@ -25,6 +26,8 @@ def absent_for(rounds: int, rules: object = CASINO, waiting_list: bool = False) 
         treated = deal(away, CASINO if rules is CASINO else FPC, waiting_list)
         seen.append(treated)
         away = big_blind_came(away, treated)
+        if treated is Deal.DEAD:
+            away = small_blind_came(away)  # dealt in: his small blind follows
     return seen
 
 
@@ -55,7 +58,8 @@ def test_back_after_missed_blinds_pays_a_live_big_blind_and_a_dead_small_blind()
     # casino cash: « A son retour, il devra payer les « miss blinds » s'il a été absent
     # pendant plus d'un tour (sa grosse blind sera déposée devant sa case, comme un droit de
     # siège et la petite blind sera mise directement dans le pot) »
-    one_round = big_blind_came(Away(), Deal.DEAD)
+    one_round = small_blind_came(big_blind_came(Away(), Deal.DEAD))
+    assert one_round == Away(rounds=1) and small_blind_came(Away()) == Away()
     assert arrival_dues(CASINO, Arrival.BACK, False, one_round) == Dues()
     two_rounds = big_blind_came(one_round, Deal.MISSED)
     assert arrival_dues(CASINO, Arrival.BACK, False, two_rounds) == Dues(live=100, dead=50)

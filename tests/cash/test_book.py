@@ -55,7 +55,7 @@ def test_casino_adds_chips_when_announced_up_to_the_maximum_never_more() -> None
     # moins de l'annoncer préalablement et de ne pas dépasser le maximum de la table »
     book = casino()
     book.buy_in("a", "Ann", 5_000, 0, 0.0)
-    assert book.buy_in("a", "Ann", 5_000, 5_000, 1.0).move is Move.REBUY  # to the maximum
+    assert book.buy_in("a", "Ann", 5_000, 5_000, 1.0).move is Move.TOP_UP  # to the maximum
     assert refused(book, "a", 50, 10_000) is Refusal.ABOVE_MAX
     # a stack of 300 topped up must reach the table's minimum again
     assert refused(book, "a", 1_000, 300) is Refusal.BELOW_MIN

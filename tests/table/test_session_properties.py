@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.table.session import run_session
+from server.table.replay import run_session
 from server.table.session_steps import parse_session
 
 SEATS = 6

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from server.table.session import run_session
+from server.table.replay import run_session
 from server.table.session_steps import parse_session
 
 GOLDEN = sorted((Path(__file__).parent / "sessions").glob("*.json"))
@@ -88,7 +88,7 @@ BASE: dict[str, Any] = {
         ({"steps": [{"hand": {"board": ["Zz"]}}]}, "board"),
         ({"steps": [{"away": {}, "back": {}}]}, "exactly one key"),
         ({"button": 9}, "button"),
-        ({"game": "cash", "steps": []}, "not yet"),
+        ({"game": "cash", "steps": [{"sit": {"name": "A", "seat": 1, "stack": 5}}]}, "buy_in"),
     ],
 )
 def test_a_malformed_session_exits_2_with_one_line(change: dict[str, Any], message: str) -> None:

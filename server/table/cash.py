@@ -1,0 +1,406 @@
+"""A cash table (casino and fpc cash sections): its dealing policy and its desk.
+
+The third :class:`~server.table.policy.DealingPolicy` beside friends and director-driven
+tables. It deals by itself like a friends table, and before every deal applies the book's
+cash rules (pure, :mod:`server.cash`): who is dealt in (absences over rounds of blinds,
+stacks under the big blind), where the button and blinds go (casino: no dead button), who
+posts a seat fee or owes missed blinds, and which seats are freed for the waiting list. The
+desk (:mod:`server.table.cash_desk`: buy-ins, rebuys, the waiting list) moves chips to and
+from the table through the :class:`~server.cash.CashBook`, whose ledger balances to the chip
+after every hand and is saved with the stacks in every snapshot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from protocol import messages as m
+from protocol.errors import ErrorCode, ProtocolError
+from server.cash import (
+    Arrival,
+    Away,
+    Capital,
+    CashBook,
+    CashRules,
+    Deal,
+    Dues,
+    Entry,
+    WaitingList,
+    arrival_dues,
+    big_blind_came,
+    cash_rules,
+    deal,
+    small_blind_came,
+)
+from server.cash.positions import moving_positions
+from server.engine import Hand
+from server.engine import events as ev
+from server.engine.positions import Positions, first_positions
+from server.engine.rake import Rake
+from server.table.phases import TablePhase, Trigger
+from server.table.policy import FriendsPolicy
+from server.table.report import HandEnded
+
+if TYPE_CHECKING:
+    from server.table.core import TableCore
+    from server.table.play import Play
+    from server.table.seats import SeatState
+
+__all__ = [
+    "CashPolicy",
+    "CashState",
+    "cash_of",
+    "hand_terms",
+    "offer",
+]
+
+MISSED_MARKS = ("sb", "bb")
+"""The « miss blinds » buttons an absent player gets when his blinds pass him (casino)."""
+
+
+@dataclass(slots=True)
+class CashState:
+    """What a cash table knows besides its seats: the book, the waiting list, absences."""
+
+    rules: CashRules
+    book: CashBook
+    waiting: WaitingList = field(default_factory=WaitingList)
+    away: dict[int, Away] = field(default_factory=dict)
+    """Absent players' counts, by seat (server.cash.absence)."""
+    owed: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Missed-blind marks still owed, by seat."""
+    arrivals: dict[int, Arrival] = field(default_factory=dict)
+    """Seats whose player arrived (or came back) and was not dealt in since."""
+    wait_bb: set[int] = field(default_factory=set)
+    """Arrivals who wait for the big blind instead of paying a seat fee (casino)."""
+    dues: dict[int, Dues] = field(default_factory=dict)
+    """What each seat posts besides the blinds in the hand being dealt."""
+    first_button: int | None = None
+    """Where the button starts (drawn among the players present when not given)."""
+    hands: int = 0
+    first_players: int = 0
+    """Hands dealt, and players at the first deal: the button's first round (casino)."""
+    rake: int = 0
+    """Raked in all."""
+
+    @classmethod
+    def for_table(cls, profile: str, sb: int, bb: int, changes: dict[str, Any]) -> CashState:
+        rules = cash_rules(profile, **{"sb": sb, "bb": bb, **changes})
+        capital = None if rules.capital is None else Capital(start=rules.capital)
+        return cls(rules=rules, book=CashBook(rules, capital=capital))
+
+    @property
+    def first_orbit(self) -> bool:
+        """No hand dealt yet, or the button has not finished its first round: a newcomer
+        is not « entrant en cours de partie » (casino: no seat fee, nothing to wait for)."""
+        return self.hands == 0 or self.hands < self.first_players
+
+    def missed(self) -> dict[int, tuple[str, ...]]:
+        return {seat: marks for seat, marks in self.owed.items() if marks}
+
+    def to_json(self) -> dict[str, Any]:
+        """Saved in the table's snapshot with every write that changes seats or hands, so
+        the ledger always matches the stacks saved with it (a kill -9 loses no chip)."""
+        return {
+            "book": self.book.to_json(),
+            "waiting": [self.waiting.names, [[s, p] for s, p in self.waiting.offered.items()]],
+            "away": [[s, a.rounds, a.missed, a.big_blind] for s, a in self.away.items()],
+            "owed": [[s, list(marks)] for s, marks in self.owed.items()],
+            "arrivals": [[s, a.value] for s, a in self.arrivals.items()],
+            "wait_bb": sorted(self.wait_bb),
+            "dues": [[s, d.live, d.dead] for s, d in self.dues.items()],
+            "first_button": self.first_button,
+            "hands": self.hands,
+            "first_players": self.first_players,
+            "rake": self.rake,
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        self.book.load(data["book"])
+        names, offered = data["waiting"]
+        self.waiting = WaitingList(list(names), {int(s): str(p) for s, p in offered})
+        self.away = {int(s): Away(int(r), bool(m), bool(b)) for s, r, m, b in data["away"]}
+        self.owed = {int(s): tuple(marks) for s, marks in data["owed"]}
+        self.arrivals = {int(s): Arrival(a) for s, a in data["arrivals"]}
+        self.wait_bb = {int(s) for s in data["wait_bb"]}
+        self.dues = {int(s): Dues(int(live), int(dead)) for s, live, dead in data["dues"]}
+        self.first_button = data["first_button"]
+        self.hands = int(data["hands"])
+        self.first_players = int(data["first_players"])
+        self.rake = int(data["rake"])
+
+
+def cash_of(t: Play) -> CashState:
+    cash = getattr(t, "cash", None)
+    if cash is None:
+        raise ProtocolError(ErrorCode.BAD_SEAT, "this is not a cash table")
+    assert isinstance(cash, CashState)
+    return cash
+
+
+class CashPolicy(FriendsPolicy):
+    """Deals like a friends table, by the book's cash rules (see the module docstring)."""
+
+    def start(self, t: Play, now: float) -> None:
+        cash = cash_of(t)
+        _note_absences(t, cash)
+        if cash.first_orbit:
+            for seat in [s for s, a in cash.arrivals.items() if a is Arrival.NEW]:
+                del cash.arrivals[seat]
+                cash.wait_bb.discard(seat)
+        candidates, skipped = _candidates(t, cash, now)
+        present = [s for s in candidates if t.seats[s].present]
+        if len(present) < t.config.min_players or len(candidates) < 2:
+            if t.phase is TablePhase.BETWEEN:
+                t.goto(Trigger.NOT_ENOUGH)
+            return
+        replay = t.replay_positions
+        t.replay_positions = None
+        if replay is not None and replay.big_blind in candidates:
+            # cdc 5.4: the hand a crash cut is dealt again at the same positions, with the
+            # same seat fees (saved with the cancelled hand: cash.dues)
+            t.open_hand(now, replay, candidates, t.hand_no + 1)
+            return
+        positions, dealt_in = self._cash_positions(t, cash, candidates, present)
+        _count_rounds(t, cash, positions, dealt_in, skipped)
+        if cash.first_players == 0:
+            cash.first_players = len(dealt_in)
+        cash.dues = _dues(cash, positions, dealt_in)
+        for seat in dealt_in:
+            cash.arrivals.pop(seat, None)
+            cash.wait_bb.discard(seat)
+            if seat in cash.dues or seat == positions.big_blind:
+                cash.owed.pop(seat, None)  # paid now (a big blind pays the marks' big blind)
+        cash.hands += 1
+        t.open_hand(now, positions, dealt_in, t.hand_no + 1)
+
+    def _cash_positions(
+        self, t: Play, cash: CashState, candidates: list[int], present: list[int]
+    ) -> tuple[Positions, list[int]]:
+        n = t.config.max_seats
+        first = cash.first_button
+        if first is None or first not in candidates:
+            first = present[t.randbelow(len(present))]
+            cash.first_button = first
+        if cash.rules.entry is not Entry.SEAT_FEE:
+            # fpc cash sends to fpc 17 « Changement de place »: the friends table's rules
+            # (fpc 17-2 newcomers, fpc 17-3 and 17-4 when a blind's player is gone)
+            if t.positions is None:
+                return first_positions(first, candidates, n), candidates
+            return self._positions(t, candidates, present)
+        players = list(candidates)
+        # an arrival who waits for the big blind is dealt in at it (casino cash: « un joueur
+        # peut décider d'attendre la grosse blind »); one who owes a fee and sits at the
+        # small blind comes in at the big blind next hand instead (he never pays both)
+        for _ in range(len(candidates)):
+            positions = moving_positions(t.positions, players, n, first)
+            waiting = [
+                s
+                for s in players
+                if s in cash.arrivals
+                and s != positions.big_blind
+                and (s in cash.wait_bb or (s == positions.sb_slot and len(players) > 2))
+            ]
+            if not waiting or len(players) - len(waiting) < 2:
+                return positions, players
+            players = [s for s in players if s not in waiting]
+        return moving_positions(t.positions, players, n, first), players
+
+    def leaves_seat(self) -> bool:
+        return True
+
+    def frees_busted(self) -> bool:
+        """A cash player at 0 keeps his seat until he rebuys or the book frees it."""
+        return False
+
+    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+        """A player stood up with his stack: a cash-out in the ledger, and his seat offered
+        to the waiting list."""
+        cash = cash_of(t)
+        cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no)
+        _forget(cash, state.seat)
+        offer(t, cash, state.seat)
+
+    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+        """The hand's end: its rake goes in the ledger before the hand's one write (the
+        snapshot with the new stacks), never after it."""
+        if not cancelled:
+            raked = _raked(hand)
+            if raked:
+                cash = cash_of(t)
+                cash.rake += raked
+                cash.book.rake(raked, t.now, t.hand_no)
+        return super().report(t, hand, stacks, cancelled)
+
+
+def _raked(hand: Hand) -> int:
+    """The chips the house retained from this hand's pots (casino « la taille »)."""
+    return sum(int(getattr(e, "rake", 0)) for e in hand.events if isinstance(e, ev.PotAwarded))
+
+
+def _note_absences(t: Play, cash: CashState) -> None:
+    """Absent players start their count; players back settle it (what they owe is kept)."""
+    for seat, state in t.seats.items():
+        absent = not state.present and state.stack > 0 and not state.leaving
+        if absent and seat not in cash.away:
+            cash.away[seat] = Away()
+        elif not absent and seat in cash.away:
+            away = cash.away.pop(seat)
+            if away.missed:
+                cash.arrivals[seat] = Arrival.BACK
+
+
+def _candidates(t: Play, cash: CashState, now: float) -> tuple[list[int], dict[int, Deal]]:
+    """The seats that may be dealt in (present, or absent but dealt a dead hand), and the
+    absent ones skipped (missed blinds, sit-out); frees the seats the book frees."""
+    rules = cash.rules
+    candidates: list[int] = []
+    skipped: dict[int, Deal] = {}
+    for seat in sorted(t.seats):
+        state = t.seats[seat]
+        if state.leaving or state.unclaimed or state.stack < rules.min_stack:
+            continue  # casino cash: no cards with less than a big blind
+        treat = deal(cash.away.get(seat), rules, bool(cash.waiting))
+        if treat is Deal.FREE:
+            _free(t, cash, state, now)
+        elif treat in (Deal.MISSED, Deal.SIT_OUT):
+            skipped[seat] = treat
+        else:
+            candidates.append(seat)
+    return candidates, skipped
+
+
+def _count_rounds(
+    t: Play, cash: CashState, positions: Positions, dealt_in: list[int], skipped: dict[int, Deal]
+) -> None:
+    """The big blind reached an absent seat: one more round of his absence; skipped, his
+    blinds are marked missed (casino cash: « les boutons miss blinds »)."""
+    small = positions.sb_slot if positions.small_blind else None
+    for seat in dealt_in:
+        away = cash.away.get(seat)
+        if away is not None and seat == positions.big_blind:
+            cash.away[seat] = big_blind_came(away, Deal.DEAD)
+        elif away is not None and seat == small:
+            cash.away[seat] = small_blind_came(away)
+    if not skipped or cash.rules.entry is not Entry.SEAT_FEE:
+        return
+    first = cash.first_button or dealt_in[0]
+    for seat, treat in skipped.items():
+        virtual = moving_positions(t.positions, [*dealt_in, seat], t.config.max_seats, first)
+        if virtual.big_blind == seat:
+            cash.away[seat] = big_blind_came(cash.away.get(seat, Away()), treat)
+            cash.owed[seat] = MISSED_MARKS
+
+
+def _dues(cash: CashState, positions: Positions, dealt_in: list[int]) -> dict[int, Dues]:
+    """Seat fees and missed blinds posted at this deal (casino cash)."""
+    dues: dict[int, Dues] = {}
+    for seat in dealt_in:
+        arrival = cash.arrivals.get(seat)
+        if arrival is None:
+            continue
+        owed = Away(rounds=2, missed=True) if cash.owed.get(seat) else None
+        due = arrival_dues(cash.rules, arrival, cash.first_orbit, owed)
+        if seat == positions.big_blind:
+            due = Dues(dead=due.dead)  # his big blind is the seat fee
+        if due.live or due.dead:
+            dues[seat] = due
+    return dues
+
+
+def _forget(cash: CashState, seat: int) -> None:
+    for book in (cash.away, cash.owed, cash.arrivals, cash.dues):
+        book.pop(seat, None)
+    cash.wait_bb.discard(seat)
+
+
+def _free(t: Play, cash: CashState, state: SeatState, now: float) -> None:
+    """casino cash, a waiting list: « sa place sera libérée », « on lui retirera sa cave »:
+    his stack is cashed out for him and the seat offered to the first name."""
+    cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no, by="table")
+    del t.seats[state.seat]
+    for watcher in t.watchers.values():
+        if watcher.seat == state.seat:
+            watcher.seat = None
+    t.seat_event(state, "left")
+    _forget(cash, state.seat)
+    offer(t, cash, state.seat)
+
+
+def offer(t: Play, cash: CashState, seat: int) -> None:
+    """Offer the free ``seat`` to the first name on the waiting list (told privately)."""
+    player = cash.waiting.offer(seat)
+    if player is None:
+        return
+    for watcher in t.watchers.values():
+        if watcher.player == player:
+            t.notice(watcher.cid, "seat_offered", f"seat {seat} is yours: buy in to take it")
+
+
+def hand_terms(
+    t: Play, dealt_in: list[int], dead: dict[int, bool]
+) -> tuple[dict[int, Dues], Rake | None]:
+    """What a cash table adds to a hand's set-up: each seat's seat fee and dead small blind
+    (none on a dead hand: it never acts), and the rake. Nothing at other tables."""
+    cash = getattr(t, "cash", None)
+    if not isinstance(cash, CashState):
+        return {}, None
+    posts = {s: d for s, d in cash.dues.items() if s in dealt_in and not dead.get(s, False)}
+    rules = cash.rules
+    rake = Rake(permille=rules.rake_permille, cap=rules.rake_cap) if rules.rake_permille else None
+    return posts, rake
+
+
+def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
+    """The cash settings of a table a client creates (``game: cash``), checked against the
+    profile's cash rules; ``None`` for a friends table. Raises ``out_of_range``."""
+    if message.game == "friends":
+        return None
+    if message.game != "cash":
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "game: friends or cash")
+    changes: dict[str, Any] = {
+        "runs": message.run_it,
+        "rake_permille": message.rake_permille,
+        "rake_cap": message.rake_cap,
+    }
+    if message.min_buy_in is not None:
+        changes["min_buyin"] = message.min_buy_in
+    if message.max_buy_in is not None:
+        changes["max_buyin"] = message.max_buy_in
+    try:
+        cash_rules(message.profile, sb=message.sb, bb=message.bb, **changes)
+    except (ValueError, TypeError) as exc:
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"cash table: {exc}") from None
+    return changes
+
+
+def cash_view(t: TableCore) -> dict[str, Any] | None:
+    """What everyone at a cash table sees of it (snapshots): its limits and rules, the
+    ledger's totals per player (what friends settle after the night), the waiting list, the
+    missed blinds owed, the rake; ``None`` at other tables."""
+    cash = getattr(t, "cash", None)
+    if not isinstance(cash, CashState):
+        return None
+    rules = cash.rules
+    seats = {s.player: s.seat for s in t.seats.values()}
+    return {
+        "min_buy_in": rules.min_buyin,
+        "max_buy_in": rules.max_buyin,
+        "rebuy": rules.rebuy.value,
+        "rake_permille": rules.rake_permille,
+        "rake_cap": rules.rake_cap,
+        "run_it": rules.runs,
+        "ledger": [
+            {
+                "player": x.name,
+                "seat": seats.get(x.player),
+                "bought": x.bought,
+                "cashed_out": x.cashed,
+            }
+            for x in cash.book.ledger.totals()
+        ],
+        "waiting": len(cash.waiting.names),
+        "missed": {str(seat): list(marks) for seat, marks in cash.missed().items()},
+        "rake": cash.rake,
+    }

@@ -1,0 +1,96 @@
+"""A cash table's desk: buy-ins, rebuys and top-ups, the waiting list (casino and fpc cash).
+
+Handlers of the cash commands on the pure table: each checks with the table's
+:class:`~server.cash.CashBook` (a refusal raises :class:`~server.cash.CashError` with its
+stable ``cash.*`` code and changes nothing), then moves the chips and writes the ledger in the
+same write as the seats (the snapshot carries both).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol.errors import ErrorCode, ProtocolError
+from server.cash import Arrival, CashError, Ledger, Refusal
+from server.table import commands as c
+from server.table.cash import cash_of, offer
+
+if TYPE_CHECKING:
+    from server.table.play import Play
+    from server.table.table import Table
+
+__all__ = ["add_chips", "buy_in", "join_waiting_list", "ledger_of", "refuse_seat"]
+
+
+def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
+    """Sit with a buy-in (the seat token follows the saved seat, as for any seat)."""
+    cash = cash_of(t)
+    player = cmd.conn.player
+    if player is None:
+        raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+    if cmd.seat in t.seats or not 1 <= cmd.seat <= t.config.max_seats:
+        raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {cmd.seat} is not free")
+    offered = cash.waiting.offered.get(cmd.seat)
+    if offered is not None and offered != player:
+        raise CashError(Refusal.WAITING_LIST, "this seat is offered to the next on the list")
+    if offered is None and cash.waiting and player not in cash.waiting.names[:1]:
+        raise CashError(Refusal.WAITING_LIST, "players are waiting: join the waiting list")
+    if any(s.player == player for s in t.seats.values()):
+        raise ProtocolError(ErrorCode.SEAT_TAKEN, "you already sit at this table")
+    refused = cash.book.refusal(player, cmd.amount, 0, now)
+    if refused is not None:
+        raise CashError(*refused)
+    arrival = Arrival.RETURN if cash.book.owes_return_fee(player) else Arrival.NEW
+    cash.book.buy_in(player, cmd.name, cmd.amount, 0, now, hand=t.hand_no)
+    if not cash.waiting.accept(cmd.seat, player):
+        cash.waiting.leave(player)
+    cash.arrivals[cmd.seat] = arrival
+    if cmd.wait_for_bb:
+        cash.wait_bb.add(cmd.seat)
+    t.sit_with(now, c.Sit(conn=cmd.conn, seat=cmd.seat, name=cmd.name, ref=cmd.ref), cmd.amount)
+
+
+def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:
+    """A rebuy or a top-up, between hands (casino: announced, within the maximum; fpc: only
+    after a bust)."""
+    cash = cash_of(t)
+    state = t.need_seat(cmd.conn)
+    if t.in_hand() and state.seat in t.start_stacks:
+        raise CashError(Refusal.IN_HAND, "chips are added between hands")
+    stack = state.stack
+    cash.book.buy_in(state.player, state.name, cmd.amount, stack, now, hand=t.hand_no)
+    state.stack += cmd.amount
+    if stack == 0:
+        cash.arrivals[state.seat] = Arrival.REBOUGHT  # casino: « pas de droit de siège »
+    t.seat_event(state, "stack")
+    t.out.save_snapshot()
+    t.policy.schedule(t, now)
+
+
+def join_waiting_list(t: Table, cmd: c.JoinWaitingList, now: float) -> None:
+    cash = cash_of(t)
+    player = cmd.conn.player
+    if player is None:
+        raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+    if t.seat_of(cmd.conn) is not None:
+        raise ProtocolError(ErrorCode.SEAT_TAKEN, "you already sit at this table")
+    place = cash.waiting.join(player)
+    t.notice(cmd.conn.cid, "waiting_list", f"you are number {place} on the waiting list")
+    for seat in range(1, t.config.max_seats + 1):
+        if seat not in t.seats:
+            offer(t, cash, seat)
+
+
+def refuse_seat(t: Table, cmd: c.RefuseSeat, now: float) -> None:
+    """casino cash: « Si un joueur refuse un siège, son nom sera reporté en dernier »."""
+    cash = cash_of(t)
+    player = cmd.conn.player
+    seat = next((s for s, p in cash.waiting.offered.items() if p == player), None)
+    if player is None or seat is None:
+        raise CashError(Refusal.WAITING_LIST, "no seat is offered to you")
+    cash.waiting.refuse(seat, player)
+    offer(t, cash, seat)
+
+
+def ledger_of(t: Play) -> Ledger:
+    return cash_of(t).book.ledger

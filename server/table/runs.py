@@ -1,0 +1,77 @@
+"""Running the board several times at a table (fpc multi-bordes; run it twice by agreement).
+
+The engine decides when a hand is run several times and deals the runs (:mod:`server.engine.runs`);
+this module is the table's part of it (pure, like the rest of the table):
+
+- what a hand is set up with: how many runs the table allows and whether the two players must
+  agree (:func:`run_terms`), with the runs' cards from the committed deck;
+- the wait for the agreement: the action clock runs on it, and at its end whoever did not
+  answer refused (:func:`runs_expired`); a player answers with ``run_it`` (:func:`agree`);
+- what the wire shows of the runs: each run's streets as ``board`` events with their ``run``,
+  each run's part of a pot as a ``pot`` event with its ``run``.
+
+A cash table takes its runs from its rules (fpc: 3 without asking; a host's ``run_it`` of 2
+or 3: by agreement); other tables deal one run.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol.errors import ErrorCode, ProtocolError
+from server.engine import Hand, Phase
+from server.engine.commands import AgreeRuns
+from server.table.phases import TablePhase
+
+if TYPE_CHECKING:
+    from server.table.core import TableCore
+    from server.table.play import Play
+    from server.table.seats import SeatState
+
+__all__ = ["agree", "run_terms", "runs_expired", "runs_offered"]
+
+
+def run_terms(t: TableCore) -> tuple[int, bool]:
+    """``(runs, agreed)`` for the next hand: the most runs it may be dealt, and whether the
+    two players all-in must both agree (a friends table's option) or not (fpc cash)."""
+    cash = getattr(t, "cash", None)
+    rules = getattr(cash, "rules", None)
+    runs = int(getattr(rules, "runs", 1))
+    if runs <= 1:
+        return 1, False
+    return runs, getattr(rules, "profile", "") != "fpc"
+
+
+def runs_offered(t: Play, now: float, hand: Hand) -> bool:
+    """The hand waits for the players' agreement (``Phase.RUNS``): the action clock times the
+    wait (no player to act; the time bank does not apply). True while it waits."""
+    if hand.phase is not Phase.RUNS:
+        return False
+    if t.timers.action is None:
+        t.timers.acting = -1
+        t.timers.action = now + t.config.action_seconds
+        t.timers.action_started = now
+    return True
+
+
+def runs_expired(t: Play, now: float, hand: Hand) -> bool:
+    """The wait's clock ended: whoever did not answer refused, one run. False when the hand
+    does not wait for runs (the action clock is a player's)."""
+    if hand.phase is not Phase.RUNS:
+        return False
+    t.timers.action = None
+    t.after_engine(now, hand.runs_timeout())
+    return True
+
+
+def agree(t: Play, now: float, state: SeatState, hand_no: int, runs: int) -> None:
+    """A player's answer (``run_it``): how many runs he agrees to (1: he refuses)."""
+    if hand_no != t.hand_no:
+        raise ProtocolError(ErrorCode.STALE_HAND, f"hand {hand_no} is not being played")
+    hand = t.hand
+    if hand is None or t.phase is not TablePhase.BETTING:
+        raise ProtocolError(ErrorCode.STALE_HAND, "no hand waits for runs")
+    events = hand.agree_runs(AgreeRuns(player=str(state.seat), runs=runs))
+    if hand.phase is not Phase.RUNS:
+        t.timers.action = None
+    t.after_engine(now, events)
