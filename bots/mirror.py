@@ -251,7 +251,7 @@ class TableMirror:
             self.allin.add(e.seat)
         if e.action == "returned":
             self.bets[e.seat] = max(0, self.bets.get(e.seat, 0) - e.added)
-        elif e.action not in NO_BET and not e.action.startswith("post_ante"):
+        elif e.action not in NO_BET and e.action not in ("post_ante", "post_dead"):
             self.bets[e.seat] = e.to
         if self.pot < 0 and self.hand_total is not None:
             self._bad("chips", f"the pot went negative ({self.pot})")
@@ -266,11 +266,14 @@ class TableMirror:
             self.hand_total = total  # report once per discrepancy
 
     def _pot(self, e: m.PotAwarded) -> None:
-        if sum(e.shares) != e.amount or len(e.shares) != len(e.winners):
-            self._bad("chips", f"pot {e.index} of {e.amount} shared as {e.shares}")
+        rake = e.rake or 0  # a cash table's « taille »: it leaves the table
+        if sum(e.shares) + rake != e.amount or len(e.shares) != len(e.winners):
+            self._bad("chips", f"pot {e.index} of {e.amount} shared as {e.shares}, rake {rake}")
         for seat, share in zip(e.winners, e.shares, strict=False):
             self.stacks[seat] = self.stacks.get(seat, 0) + share
         self.pot -= e.amount
+        if self.hand_total is not None:
+            self.hand_total -= rake
         self._conserved(f"after pot {e.index}")
 
     def _shown(self, e: m.ShownEvent) -> None:

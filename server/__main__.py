@@ -25,8 +25,10 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from server import datadir
+from server.cash import cash_rules
 from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.gateway.limits import Limits
@@ -66,6 +68,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="directory for the SQLite database and the signing key",
     )
     parser.add_argument("--profile", default="cdc", help="rule profile of the default table")
+    cash = parser.add_argument_group("a cash default table (docs/cash.md)")
+    cash.add_argument(
+        "--game",
+        choices=["friends", "cash"],
+        default="friends",
+        help="friends: everyone starts with --starting-stack; cash: players buy in",
+    )
+    cash.add_argument("--min-buy-in", type=int, default=None, help="default: 20 big blinds")
+    cash.add_argument("--max-buy-in", type=int, default=None, help="default: 100 big blinds")
+    cash.add_argument("--rake-permille", type=int, default=0, help="rake per thousand of a pot")
+    cash.add_argument("--rake-cap", type=int, default=0, help="most raked from a hand (0: none)")
+    cash.add_argument(
+        "--run-it", type=int, default=None, choices=[1, 2, 3], help="runs when all-in"
+    )
     parser.add_argument("--action-seconds", type=float, default=30.0)
     parser.add_argument("--cut-seconds", type=float, default=8.0)
     parser.add_argument("--next-hand-seconds", type=float, default=3.0)
@@ -97,6 +113,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="this process's name among the processes sharing --redis (default host:pid)",
     )
     return parser.parse_args(argv)
+
+
+def default_cash(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The default table's cash settings (``--game cash``), checked against the profile's
+    cash rules; None for a friends table."""
+    if args.game != "cash":
+        return None
+    changes: dict[str, Any] = {"rake_permille": args.rake_permille, "rake_cap": args.rake_cap}
+    if args.run_it is not None:
+        changes["runs"] = args.run_it
+    if args.min_buy_in is not None:
+        changes["min_buyin"] = args.min_buy_in
+    if args.max_buy_in is not None:
+        changes["max_buyin"] = args.max_buy_in
+    defaults = TableConfig(table_id="friends")
+    try:
+        cash_rules(args.profile, sb=defaults.sb, bb=defaults.bb, **changes)
+    except ValueError as exc:
+        raise datadir.DataDirError(f"--game cash: {exc}") from None
+    return changes
 
 
 def _env(name: str, default: str) -> str:
@@ -273,6 +309,7 @@ async def amain(args: argparse.Namespace) -> None:
                 profile=args.profile,
                 action_seconds=args.action_seconds,
                 starting_stack=args.starting_stack,
+                cash=default_cash(args),
                 **timings,
             )
         )

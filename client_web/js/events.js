@@ -6,7 +6,7 @@ import { say, ruled } from "./log.js";
 import { KEY, saveJSON, store } from "./store.js";
 
 const LIVE = ["cut", "betting", "showdown"];
-const FORCED = ["pending", "post_sb", "post_bb", "post_ante", "returned"];
+const FORCED = ["pending", "post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "returned"];
 
 export const inHand = (t) => LIVE.includes(t.phase);
 
@@ -63,6 +63,7 @@ export function applySnapshot(msg) {
     actionSeconds: st.action_seconds ?? 30,
     timeCallAfter: st.time_call_after ?? 60,
   };
+  t.cash = st.cash ?? null; // a cash table: limits, ledger (docs/cash.md)
   t.you = st.you ?? null;
   t.hand = st.hand;
   t.phase = st.phase;
@@ -220,7 +221,7 @@ export const EVENTS = {
     } else {
       t.potTotal += msg.added;
       // the round's bet of the seat is its `to` (antes go straight to the pot)
-      if (!["post_ante", "muck", "dead_hand"].includes(a)) t.bets[seat] = msg.to;
+      if (!["post_ante", "post_dead", "muck", "dead_hand"].includes(a)) t.bets[seat] = msg.to;
     }
     if (a === "fold" || a === "dead_hand") t.folded.add(seat);
     // (a commentary rail keeps the cards it was given: what a commentary is for)

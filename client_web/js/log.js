@@ -17,12 +17,12 @@ export function nameOf(seat) {
 
 // A rule correction or interpretation worth showing to the whole table.
 export const ruled = (msg) =>
-  Boolean(msg.note || msg.rule) && !["returned", "post_sb", "post_bb", "post_ante"].includes(msg.action);
+  Boolean(msg.note || msg.rule) && !["returned", "post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead"].includes(msg.action);
 
 export function describeAction(msg) {
   const names = words().actions;
   let text = `${nameOf(msg.seat)}: ${names[msg.action] || msg.action}`;
-  if (["post_sb", "post_bb", "post_ante", "returned"].includes(msg.action)) text += ` ${fmt(msg.added)}`;
+  if (["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "returned"].includes(msg.action)) text += ` ${fmt(msg.added)}`;
   else if (["call", "bet", "raise", "allin"].includes(msg.action)) text += ` ${fmt(msg.to)}`;
   else if (msg.action === "pending" && msg.added) text += ` (${fmt(msg.added)})`;
   const note = noteText(msg.note, store.state.lang, fmt);

@@ -13,7 +13,7 @@ import { renderLog, restoreLog } from "./log.js";
 import { PROTOCOL_VERSION, command, connect, send } from "./net.js";
 import { playSounds, setupSounds } from "./sound.js";
 import { KEY, freshTable, store } from "./store.js";
-import { layoutFelt, renderTable } from "./table.js";
+import { buyIn, layoutFelt, renderTable } from "./table.js";
 import { setupTalk } from "./talk.js";
 import { registerNow, renderTournament, setupTournament, tickTournament, tournamentHooks } from "./tournament.js";
 import { clearError } from "./ui.js";
@@ -124,6 +124,10 @@ function setupHeader() {
   });
   $("error-close").addEventListener("click", clearError);
   $("nick").value = s.nick;
+  $("buyin-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    buyIn();
+  });
   $("nick-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const nick = $("nick").value.trim().slice(0, 32);

@@ -10,7 +10,7 @@ import { store } from "./store.js";
 
 const STREETS = ["preflop", "flop", "turn", "river"];
 const BOARD_AT = { preflop: 0, flop: 3, turn: 4, river: 5 };
-const FORCED = ["post_sb", "post_bb", "post_ante"];
+const FORCED = ["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead"];
 const PLAY_MS = 1100;
 
 // ---------------------------------------------------------------- the steps (pure)
@@ -64,7 +64,7 @@ export function buildSteps(record) {
     if (a.street !== state.street && STREETS.includes(a.street)) dealTo(a.street, state, record, steps);
     state.stacks[a.seat] -= a.added;
     state.total += a.added;
-    if (a.action !== "post_ante") state.bets[a.seat] = a.to; // an ante goes straight in
+    if (!["post_ante", "post_dead"].includes(a.action)) state.bets[a.seat] = a.to; // straight in
     if (a.action === "fold") state.folded.add(a.seat);
     if (a.allin) state.allin.add(a.seat);
     steps.push(snapshot("action", i, state));

@@ -45,7 +45,31 @@ function sit(n) {
     $("nick").focus();
     return;
   }
+  const cash = s.t.cash;
+  if (cash) {
+    // a cash table: the chips bought come with the seat (within the table's limits)
+    const form = $("buyin-form");
+    const input = $("buyin");
+    input.min = String(cash.min_buy_in);
+    input.max = String(cash.max_buy_in);
+    input.step = String(s.t.config.blinds[0] || 1);
+    if (!input.value) input.value = String(cash.min_buy_in);
+    $("buyin-hint").textContent = `${fmt(cash.min_buy_in)} – ${fmt(cash.max_buy_in)}`;
+    form.dataset.seat = String(n);
+    form.hidden = false;
+    input.focus();
+    return;
+  }
   command("sit", { seat: n, token: s.invite });
+}
+
+// The buy-in form of a cash table: sit at the seat chosen with the amount typed.
+export function buyIn() {
+  const s = store.state;
+  const form = $("buyin-form");
+  const amount = Number($("buyin").value);
+  form.hidden = true;
+  command("sit", { seat: Number(form.dataset.seat), token: s.invite, buy_in: amount });
 }
 
 function freeSeat(s, n) {

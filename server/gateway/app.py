@@ -36,6 +36,7 @@ from server.gateway.limits import ACCEPT_BATCH, Limits
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import Client, TableActor
+from server.table.cash import cash_settings
 from server.table.clock import Clock, RealClock
 from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
@@ -454,8 +455,7 @@ class Gateway:
         nickname = conn.nickname or f"player-{pid[:4]}"
         # no token yet: the table grants the seat (and the token is issued) only once the
         # seat is saved; a refused sit changes no credential
-        sit = tc.Sit(conn=actor.conn(conn), seat=message.seat, name=nickname, ref=message.id)
-        actor.post(sit, conn)
+        actor.post(tc.seat_command(actor.conn(conn), message, nickname), conn)
 
     def _create(self, conn: Connection, message: m.CreateTable) -> None:
         if len(self.tables) >= self.max_tables:
@@ -472,6 +472,7 @@ class Gateway:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "blinds must be 0 <= sb <= bb <= stack")
         if not 2 <= message.max_seats <= 10 or message.action_seconds < 1:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "2 to 10 seats, clock of 1 s or more")
+        cash = cash_settings(message)
         if not self.guard.tables.take(conn.address, self.clock.now()):
             raise ProtocolError(
                 ErrorCode.TABLE_LIMIT, "too many tables created from your address: try later"
@@ -491,6 +492,7 @@ class Gateway:
                 max_seats=message.max_seats,
                 starting_stack=message.starting_stack,
                 action_seconds=float(message.action_seconds),
+                cash=cash,
                 extra={"created_by": conn.address},  # over the wire: dropped when idle
             )
         )

@@ -334,7 +334,25 @@ class HttpRoutes:
             return await self._hand(parts[1], parts[2][:-5], query)
         if len(parts) == 3 and parts[0] == "tables" and parts[2] in _EXPORTS:
             return await self._export(parts[1], _EXPORTS[parts[2]], query)
+        if len(parts) == 3 and parts[0] == "tables" and parts[2] == "ledger.csv":
+            return self._ledger(parts[1], query.get("t", ""))
         raise _not_found()
+
+    def _ledger(self, table: str, token: str) -> Response:
+        """A cash table's ledger as CSV (every buy-in, rebuy, cash-out and the rake, then
+        each player's totals and net): for the people at the table (its invite, a seat
+        token, the host's token). 404 for a table without a ledger."""
+        claims = self._claims(token)
+        if claims.get("t") != table or claims.get("k") not in ("invite", "seat", "host"):
+            raise HttpError(403, ErrorCode.BAD_TOKEN, "this token does not open this ledger")
+        actor = self.gw.tables.get(table)
+        cash = None if actor is None else actor.core.cash
+        if actor is None or cash is None:
+            raise HttpError(404, ErrorCode.UNKNOWN_TABLE, "no such cash table")
+        stacks = {s.player: s.stack for s in actor.seats.values()}
+        body = cash.book.ledger.csv(stacks).encode()
+        disposition = {"Content-Disposition": f'attachment; filename="{table}-ledger.csv"'}
+        return self._response(200, body, "text/csv; charset=utf-8", disposition)
 
     def _authorize(self, table: str, query: Mapping[str, str]) -> tuple[str | None, str | None]:
         """``(token, player)``: the token (``t``) that opens ``table``'s records (None for a

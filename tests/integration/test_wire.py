@@ -196,6 +196,16 @@ async def friends_session(url: str, invite: str, recorder: Recorder) -> list[Wir
     await watcher.send(msgpack.packb({"table": "friends"}))  # a map without "t"
     await send(watcher, t="chat", table="nowhere", text="hi")
     await send(watcher, t="create", name="Wire", action_seconds=5, id=3)
+    # a cash table's snapshot carries its `cash` key (docs/cash.md)
+    await send(watcher, t="create", name="Cash", game="cash", profile="casino", id=4)
+    for _ in range(100):
+        made = [f for f in recorder.of("table_created") if f.get("ref") == 4]
+        if made:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("no cash table created")
+    await send(watcher, t="join", table=made[0]["table"])
     stop = asyncio.Event()
     tasks = [asyncio.create_task(p.play(stop)) for p in players]
     started = time.monotonic()

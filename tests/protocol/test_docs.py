@@ -21,6 +21,7 @@ import pytest
 from protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 from protocol.codec import from_wire
 from protocol.errors import ErrorCode
+from server.cash import Refusal
 from server.engine.errors import ErrorCode as RuleCode
 from server.tournament.decisions import RefusalReason
 
@@ -42,6 +43,8 @@ def codes_in_sources() -> set[str]:
             found.add(f"rule.{RuleCode[name].value}" if engine else ErrorCode[name].value)
         for name in re.findall(r"\bRefusalReason\.([A-Z_]+)", source):
             found.add(f"tournament.{RefusalReason[name].value}")
+        for name in re.findall(r"\bRefusal\.([A-Z_]+)", source):
+            found.add(Refusal[name].value)  # a cash table's desk (server/cash/book.py)
         found |= set(re.findall(r"\"(tournament\.[a-z_]+)\"", source))
     return found
 
