@@ -19,6 +19,7 @@ __all__ = [
     "Direct",
     "FollowTournament",
     "Hello",
+    "Host",
     "JoinTable",
     "JoinWaitingList",
     "LeaveTable",
@@ -80,6 +81,24 @@ class TakeSeat(Message):
     token: str = _f(1024)
     buy_in: int | None = _f(BIG, None)
     wait_for_bb: bool = _f(1, False)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Host(Message):
+    """An order of a table's host (his ``host`` token from ``table_created``): ``op`` is one
+    of approve, refuse, remove (``seat``), pause, resume, blinds (``sb``, ``bb``, from the
+    next hand), limits (``min_buy_in``, ``max_buy_in``: a cash table), close."""
+
+    TYPE: ClassVar[str] = "host"
+    table: str = _f(NAME)
+    token: str = _f(1024)
+    op: str = _f(16)
+    seat: int | None = _f(10, None)
+    sb: int | None = _f(BIG, None)
+    bb: int | None = _f(BIG, None)
+    min_buy_in: int | None = _f(BIG, None)
+    max_buy_in: int | None = _f(BIG, None)
     id: int | None = _f(BIG, None)
 
 
@@ -252,6 +271,8 @@ class CreateTable(Message):
     rake_permille: int = _f(100, 0)
     rake_cap: int = _f(BIG, 0)
     run_it: int = _f(3, 1)
+    approval: bool = _f(1, False)
+    """The host approves (or refuses) each player asking to sit."""
     id: int | None = _f(BIG, None)
 
 

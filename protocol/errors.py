@@ -40,6 +40,8 @@ class ErrorCode(StrEnum):
     NOT_SEATED = "not_seated"
     """The command needs a seat at this table."""
     SEAT_TAKEN = "seat_taken"
+    HOST_REFUSED = "host_refused"
+    """The host of the table did not seat you (a table that asks its host)."""
     BAD_SEAT = "bad_seat"
     NOT_YOUR_TURN = "not_your_turn"
     """Cut or clock command from a player who may not send it now."""

@@ -24,6 +24,7 @@ from .client_messages import (
     Direct,
     FollowTournament,
     Hello,
+    Host,
     JoinTable,
     JoinWaitingList,
     LeaveTable,
@@ -96,6 +97,7 @@ __all__ = [
     "Hello",
     "HoleCards",
     "HoleProof",
+    "Host",
     "JoinTable",
     "JoinWaitingList",
     "LeaveTable",
@@ -160,6 +162,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         JoinWaitingList,
         RefuseSeat,
         RunIt,
+        Host,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {

@@ -30,6 +30,7 @@ from server.dealing import Signer
 from server.engine import AnteFormat, SetupError, load_profile
 from server.gateway.connection import SEND_BUFFER, WRITE_LIMIT, Connection
 from server.gateway.guard import Guard, guarded_connection
+from server.gateway.host_orders import host_message
 from server.gateway.housekeeping import Activity, review, sweep_every
 from server.gateway.http import HttpRoutes, Metrics
 from server.gateway.limits import ACCEPT_BATCH, Limits
@@ -493,7 +494,7 @@ class Gateway:
                 starting_stack=message.starting_stack,
                 action_seconds=float(message.action_seconds),
                 cash=cash,
-                extra={"created_by": conn.address},  # over the wire: dropped when idle
+                extra={"created_by": conn.address, "approval": message.approval},
             )
         )
         conn.invites.add(table_id)
@@ -593,5 +594,6 @@ _ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.CallDirector: Gateway._call_director,
     m.JoinTable: Gateway._join,
     m.TakeSeat: Gateway._sit,
+    m.Host: lambda g, conn, msg: host_message(g._table(msg.table), g.auth, conn, msg),
 }
 """The messages the gateway answers itself (the rest go to their table)."""

@@ -38,6 +38,7 @@ from server.engine import Hand
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions
 from server.engine.rake import Rake
+from server.table.hosting import apply_next_blinds
 from server.table.phases import TablePhase, Trigger
 from server.table.policy import FriendsPolicy
 from server.table.report import HandEnded
@@ -96,6 +97,14 @@ class CashState:
         is not « entrant en cours de partie » (casino: no seat fee, nothing to wait for)."""
         return self.hands == 0 or self.hands < self.first_players
 
+    def with_blinds(self, profile: str, sb: int, bb: int, changes: dict[str, Any]) -> None:
+        """New blinds (the host's): the rules that depend on them follow (casino: the unit is
+        the small blind, no cards under the big blind), the limits stay; ValueError (and no
+        change) when the limits no longer fit them."""
+        limits = {"min_buyin": self.rules.min_buyin, "max_buyin": self.rules.max_buyin}
+        rules = cash_rules(profile, **{**changes, **limits, "sb": sb, "bb": bb})
+        self.rules = self.book.rules = rules
+
     def missed(self) -> dict[int, tuple[str, ...]]:
         return {seat: marks for seat, marks in self.owed.items() if marks}
 
@@ -143,6 +152,9 @@ class CashPolicy(FriendsPolicy):
     """Deals like a friends table, by the book's cash rules (see the module docstring)."""
 
     def start(self, t: Play, now: float) -> None:
+        if t.paused:
+            return  # the host paused the table
+        apply_next_blinds(t)  # the host's new blinds, from this hand
         cash = cash_of(t)
         _note_absences(t, cash)
         if cash.first_orbit:
@@ -218,7 +230,7 @@ class CashPolicy(FriendsPolicy):
         """A player stood up with his stack: a cash-out in the ledger, and his seat offered
         to the waiting list."""
         cash = cash_of(t)
-        cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no)
+        cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no, by=state.removed_by)
         _forget(cash, state.seat)
         offer(t, cash, state.seat)
 

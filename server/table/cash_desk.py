@@ -14,6 +14,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from server.cash import Arrival, CashError, Ledger, Refusal
 from server.table import commands as c
 from server.table.cash import cash_of, offer
+from server.table.hosting import ask_host
 
 if TYPE_CHECKING:
     from server.table.play import Play
@@ -28,6 +29,9 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
     player = cmd.conn.player
     if player is None:
         raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+    refused = cash.book.refusal(player, cmd.amount, 0, now)
+    if refused is None and ask_host(t, cmd):
+        return  # a table that asks its host: the buy-in waits for him
     if cmd.seat in t.seats or not 1 <= cmd.seat <= t.config.max_seats:
         raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {cmd.seat} is not free")
     offered = cash.waiting.offered.get(cmd.seat)
@@ -47,7 +51,8 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
     cash.arrivals[cmd.seat] = arrival
     if cmd.wait_for_bb:
         cash.wait_bb.add(cmd.seat)
-    t.sit_with(now, c.Sit(conn=cmd.conn, seat=cmd.seat, name=cmd.name, ref=cmd.ref), cmd.amount)
+    sit = c.Sit(conn=cmd.conn, seat=cmd.seat, name=cmd.name, ref=cmd.ref, approved=True)
+    t.sit_with(now, sit, cmd.amount)
 
 
 def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:

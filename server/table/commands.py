@@ -38,6 +38,7 @@ __all__ = [
     "DirectorCommand",
     "Gone",
     "HoldDeal",
+    "HostOrder",
     "JoinWaitingList",
     "Leave",
     "NextDeal",
@@ -91,6 +92,8 @@ class Sit:
     seat: int
     name: str
     ref: int | None = None
+    approved: bool = False
+    """The host approved it (a table that asks its host: server.table.hosting)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -213,6 +216,24 @@ class BuyIn:
     amount: int
     wait_for_bb: bool = False
     ref: int | None = None
+    approved: bool = False
+    """The host approved it (a table that asks its host: server.table.hosting)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostOrder:
+    """An order of the table's host (the gateway checked his ``host`` token): ``op`` is a
+    :class:`server.table.hosting.HostOp` value; ``seat`` for approve, refuse and remove;
+    ``sb``/``bb`` for blinds, ``low``/``high`` for a cash table's limits."""
+
+    conn: Conn
+    op: str
+    seat: int | None = None
+    sb: int | None = None
+    bb: int | None = None
+    low: int | None = None
+    high: int | None = None
+    ref: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -270,6 +291,7 @@ ConnCommand = (
     | JoinWaitingList
     | RefuseSeat
     | RunIt
+    | HostOrder
 )
 
 # ---------------------------------------------------------------- from the director

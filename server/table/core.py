@@ -85,6 +85,13 @@ class TableCore:
         self.private_holes: list[dict[str, Any]] = []
         """Hole cards of the last completed hands, for the director only (cdc 10.6)."""
         self.hands_played = 0
+        self.paused = False
+        """The host paused the table: the hand in play ends, no new hand is dealt."""
+        self.next_blinds: Blinds | None = None
+        """Blinds the host set during a hand: they apply from the next deal."""
+        self.requests: dict[int, Any] = {}
+        """Seat requests waiting for the host (a table that asks him): seat -> the Sit or
+        BuyIn command, replayed with ``approved`` when he approves."""
         self.now = 0.0
         """The time of the command or tick being handled (views show clocks from it)."""
         self.internal_errors: list[str] = []
@@ -231,6 +238,8 @@ class TableCore:
                 if not s.leaving
             ],
         }
+        if self.paused:
+            data["paused"] = True  # the host's pause survives a restart
         cash = getattr(self, "cash", None)
         if cash is not None:
             data["cash"] = cash.to_json()  # server.table.cash: the ledger with its stacks

@@ -18,6 +18,7 @@ from server.engine import Hand
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions, next_positions, waits_as_newcomer
 from server.table.effects import DirectorAllIn, DirectorReady, ReportHand
+from server.table.hosting import apply_next_blinds
 from server.table.phases import TablePhase, Trigger
 from server.table.report import Bust, HandEnded
 
@@ -63,13 +64,16 @@ class FriendsPolicy:
     directed = False
 
     def schedule(self, t: Play, now: float) -> None:
-        if t.phase is not TablePhase.WAITING or t.timers.next_hand is not None:
+        if t.phase is not TablePhase.WAITING or t.timers.next_hand is not None or t.paused:
             return
         present = [s for s in t.seats.values() if s.present]
         if len(present) >= t.config.min_players:
             t.timers.next_hand = now + t.config.next_hand_seconds
 
     def start(self, t: Play, now: float) -> None:
+        if t.paused:
+            return  # the host paused the table
+        apply_next_blinds(t)  # the host's new blinds, from this hand
         # a friend sitting out is dealt nothing (no hole, no blind, no cut): his seat is kept
         # and he is dealt in again at the first deal after his sitin. The casino's absences
         # and missed blinds belong to the cash tables (issue 14). An unclaimed seat (restored,

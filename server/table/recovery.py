@@ -42,6 +42,7 @@ def restore(t: Play, data: dict[str, Any], record: dict[str, Any] | None) -> Non
     t.hand_no = int(data["hand"])
     _restore_seats(t, data)
     cash = getattr(t, "cash", None)
+    t.paused = bool(data.get("paused", False))
     if cash is not None and "cash" in data:
         cash.load(data["cash"])  # the ledger saved with these stacks
 

@@ -23,6 +23,7 @@ from server.table.cash_desk import add_chips, buy_in, join_waiting_list, refuse_
 from server.table.config import TableConfig
 from server.table.dealer import Dealer
 from server.table.effects import Deliver, Effect, GrantSeat, Halted, Kick, Resumed, Write
+from server.table.hosting import ask_host, host_order
 from server.table.phases import TablePhase, Trigger
 from server.table.play import Play
 from server.table.policy import DealingPolicy, DirectedPolicy, FriendsPolicy
@@ -42,17 +43,8 @@ RETRY_MAX = 10.0
 DEFERRED_MAX = 1000
 """Commands kept while halted (connections coming and going, the director's orders)."""
 
-_GAMEPLAY = (
-    c.Declare,
-    c.CutDeck,
-    c.CallTime,
-    c.UseBank,
-    c.ShowCards,
-    c.Chat,
-    c.SitOut,
-    c.SitIn,
-    c.RunIt,
-)
+_GAMEPLAY: tuple[type[Any], ...] = (c.Declare, c.CutDeck, c.CallTime, c.UseBank, c.ShowCards)
+_GAMEPLAY += (c.Chat, c.SitOut, c.SitIn, c.RunIt)
 
 
 class Table(Play):
@@ -209,7 +201,7 @@ class Table(Play):
         conn = getattr(cmd, "conn", None)
         ref = getattr(cmd, "ref", None)
         try:
-            self._dispatch(cmd, now)
+            self.dispatch(cmd, now)
         except ProtocolError as exc:
             if conn is not None:
                 self.error(conn.cid, exc.code, exc.message, ref)
@@ -224,7 +216,7 @@ class Table(Play):
             if conn is not None:
                 self.error(conn.cid, ErrorCode.INTERNAL, "internal error", ref)
 
-    def _dispatch(self, cmd: c.Command, now: float) -> None:
+    def dispatch(self, cmd: c.Command, now: float) -> None:
         handler = _HANDLERS.get(type(cmd))
         if handler is None:
             raise ProtocolError(ErrorCode.INTERNAL, f"{type(cmd).__name__} is not handled")
@@ -278,7 +270,8 @@ class Table(Play):
     def _sit(self, now: float, cmd: c.Sit) -> None:
         if self.cash is not None:
             raise CashError(Refusal.BUY_IN, "a cash table seats you with a buy-in")
-        self.sit_with(now, cmd, self.config.starting_stack)
+        if not ask_host(self, cmd):  # a table that asks its host: the sit waits for him
+            self.sit_with(now, cmd, self.config.starting_stack)
 
     def sit_with(self, now: float, cmd: c.Sit, stack: int) -> None:
         """Seat a player with ``stack`` (friends and cash tables). The seat token is issued by
@@ -462,7 +455,7 @@ class Table(Play):
             self.out.save_snapshot()
         self.policy.schedule(self, now)
 
-    def _close(self) -> None:
+    def close_table(self) -> None:
         for watcher in list(self.watchers.values()):
             if watcher.seat is not None:
                 self.watchers.pop(watcher.cid, None)
@@ -526,7 +519,7 @@ class Table(Play):
         self.seat_event(state, "seated")
         self.out.save_snapshot()
 
-    def _remove_player(self, cmd: c.RemovePlayer, now: float) -> None:
+    def remove_player(self, cmd: c.RemovePlayer, now: float) -> None:
         state = self.seats.get(cmd.seat)
         if state is None or state.player != cmd.player:
             return
@@ -545,6 +538,7 @@ class Table(Play):
             if watcher.seat == cmd.seat:
                 del self.watchers[cid]
         self.seat_event(state, cmd.status)
+        self.policy.on_left(self, state, now)
         self.out.save_snapshot()
 
     def _reveal(self, now: float) -> None:
@@ -581,9 +575,9 @@ _HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
     c.CallTime: lambda t, cmd, now: t._play(now, cmd),
     c.UseBank: lambda t, cmd, now: t._play(now, cmd),
     c.ShowCards: lambda t, cmd, now: t._play(now, cmd),
-    c.CloseTable: lambda t, cmd, now: t._close(),
+    c.CloseTable: lambda t, cmd, now: t.close_table(),
     c.SeatPlayer: lambda t, cmd, now: t._seat_player(cmd),
-    c.RemovePlayer: Table._remove_player,
+    c.RemovePlayer: Table.remove_player,
     c.SetStack: lambda t, cmd, now: t._set_stack(cmd),
     c.NextDeal: lambda t, cmd, now: t._next_deal(now, cmd),
     c.HoldDeal: lambda t, cmd, now: t._hold_deal(now, cmd),
@@ -596,5 +590,6 @@ _HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
     c.JoinWaitingList: join_waiting_list,
     c.RefuseSeat: refuse_seat,
     c.RunIt: lambda t, cmd, now: agree(t, now, t.need_seat(cmd.conn), cmd.hand, cmd.runs),
+    c.HostOrder: host_order,
 }
 """One handler per command kind (the exhaustiveness test checks every kind has one)."""

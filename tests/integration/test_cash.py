@@ -128,3 +128,37 @@ async def test_a_cash_table_ledger_balances_to_the_chip_and_survives_a_kill_9(
     cash = snapshot.state["cash"]
     assert cash["rake"] == sum(int(e["amount"]) for e in entries if e["move"] == "rake") > 0
     assert {row["name"] for row in players.values()} >= {"p1", "p2", "p3", "p4"}
+
+
+@pytest.mark.asyncio
+async def test_a_hosts_table_approves_players_and_only_its_host_orders_it(launch: Launch) -> None:
+    server = launch()
+    host = await WsClient.connect(server.port, "host")
+    await host.send(m.Hello(version=m.PROTOCOL_VERSION, nickname="Host"))
+    await host.wait_type(m.Welcome, 5)
+    create = m.CreateTable(
+        name="Jeudi", profile="casino", sb=25, bb=50, game="cash", approval=True, id=host.next_id()
+    )
+    await host.send(create)
+    made = await host.wait_type(m.TableCreated, 5)
+    await host.send(m.JoinTable(table=made.table))
+    await host.wait_type(m.Snapshot, 5)
+    ana = await WsClient.connect(server.port, "ana")
+    await ana.hello(made.invite, nickname="Ana")
+    await ana.send(m.TakeSeat(table=made.table, seat=3, token=made.invite, buy_in=2000))
+    request = await host.wait_for(lambda x: isinstance(x, m.Notice) and x.kind == "seat_request", 5)
+    assert isinstance(request, m.Notice) and "Ana" in request.text
+    # anyone else's token orders nothing: an invite, a forged one
+    for token in (made.invite, made.host[:-2] + "xx"):
+        await ana.send(m.Host(table=made.table, token=token, op="approve", seat=3, id=9))
+        refused = await ana.wait_for(lambda x: isinstance(x, m.Error) and x.ref == 9, 5)
+        assert isinstance(refused, m.Error) and refused.code == "bad_token"
+    assert not ana.of(m.Seated)
+    await host.send(m.Host(table=made.table, token=made.host, op="approve", seat=3))
+    seated = await ana.wait_type(m.Seated, 5)
+    assert seated.seat == 3
+    await host.send(m.Host(table=made.table, token=made.host, op="blinds", sb=50, bb=100))
+    said = await ana.wait_for(lambda x: isinstance(x, m.ChatEvent) and x.player == "host", 5)
+    assert isinstance(said, m.ChatEvent)
+    status, body = server.get(f"/api/tables/{made.table}/ledger.csv?t={made.host}")
+    assert status == 200 and ",buy_in," in body.decode() and ",Ana,2000," in body.decode()
