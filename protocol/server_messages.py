@@ -24,6 +24,7 @@ __all__ = [
     "PotAwarded",
     "Registered",
     "SeatEvent",
+    "SeatRequest",
     "Seated",
     "ShownEvent",
     "Snapshot",
@@ -291,6 +292,19 @@ class Notice(Message):
     kind: str = _f(32)
     text: str = _f(TEXT)
     rule: str = _f(NAME, "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatRequest(Message):
+    """Private, unsequenced, to everyone watching a table that asks its host: ``player``
+    asks to sit at ``seat`` (with ``buy_in`` chips at a cash table); the host answers with
+    ``host`` ``approve`` or ``refuse``."""
+
+    TYPE: ClassVar[str] = "seat_request"
+    table: str = _f(NAME)
+    seat: int = _f(10)
+    player: str = _f(NAME)
+    buy_in: int | None = _f(BIG, None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

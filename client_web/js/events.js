@@ -119,8 +119,9 @@ function clearBusted(t) {
 
 const seatStatus = {
   busted(t, msg, x) {
-    x.busted = true;
     x.stack = 0;
+    if (t.cash) return; // a cash table keeps the seat until its player rebuys or leaves
+    x.busted = true;
     if (msg.seat === t.you) {
       t.lastSeat = t.you;
       t.you = null;
@@ -162,7 +163,10 @@ export const EVENTS = {
     if (msg.status === "sitting_out") x.sittingOut = true;
     if (msg.status === "sitting_in") x.sittingOut = false;
     if (msg.status === "leaving") x.leaving = true;
-    if (msg.status === "seated") x.busted = false;
+    if (msg.status === "seated") {
+      x.busted = false;
+      delete t.requests[msg.seat]; // the host approved it
+    }
     t.seats[msg.seat] = x;
     if (msg.status !== "connected" || wasAway) say("seat", msg);
   },
@@ -178,7 +182,7 @@ export const EVENTS = {
     t.dealt = new Set(Object.keys(msg.stacks).map(Number));
     for (const [seat, stack] of Object.entries(msg.stacks)) if (t.seats[seat]) t.seats[seat].stack = stack;
     Object.assign(t, {
-      board: [], bets: {}, pots: [], potTotal: 0, folded: new Set(), allin: new Set(), cards: {}, hole: [],
+      board: [], runs: {}, runsOffer: null, bets: {}, pots: [], potTotal: 0, folded: new Set(), allin: new Set(), cards: {}, hole: [],
       awards: [], turn: null, acted: null, toAct: null, clock: null, cut: null, pre: null, showable: false,
       ruling: null, tray: [], bustedMe: false,
     });
@@ -237,6 +241,14 @@ export const EVENTS = {
   },
 
   board(t, msg) {
+    if (msg.run) {
+      // a run of the board after the first (run it twice, fpc multi-bordes)
+      t.runs[msg.run] = (t.runs[msg.run] || []).concat(msg.cards);
+      t.runsOffer = null;
+      say("board", msg);
+      return;
+    }
+    t.runsOffer = null;
     t.board = t.board.concat(msg.cards);
     t.bets = {};
     t.toAct = null;
@@ -307,8 +319,13 @@ export const PRIVATE = {
     t.bustedMe = false;
     localStorage.setItem(KEY.seat(store.state.table), msg.token); // it rotates at every login: keep the newest
   },
+  seat_request(t, msg) {
+    // a player asks to sit at a table whose host approves: the host's panel lists it
+    t.requests[msg.seat] = { player: msg.player, buyIn: msg.buy_in ?? null };
+  },
   notice(t, msg) {
     const text = say("notice", msg);
+    if (msg.kind === "runs_offered") t.runsOffer = t.hand;
     if (msg.kind === "oot_recorded" && t.pre) t.pre.status = "recorded";
     if (["oot_bound", "oot_released", "oot_discarded"].includes(msg.kind)) {
       t.pre = null; // bound: the action follows; released or discarded: the box is cleared

@@ -49,8 +49,16 @@ function lobbyCreate() {
     max_seats: Math.max(2, Math.min(10, Number($("c-seats").value) || 9)),
     starting_stack: Math.max(bb, Number($("c-stack").value) || 10000),
     action_seconds: Math.max(1, Math.min(3600, Number($("c-clock").value) || 30)),
+    approval: $("c-approval").checked,
     id: 1,
   };
+  if ($("c-game").value === "cash") {
+    // a cash table (docs/cash.md): buy-ins within the limits, 20 and 100 big blinds by default
+    message.game = "cash";
+    if ($("c-min").value) message.min_buy_in = Number($("c-min").value);
+    if ($("c-max").value) message.max_buy_in = Number($("c-max").value);
+    if ($("c-runs").checked) message.run_it = 2;
+  }
   $("create").disabled = true;
   const ws = new WebSocket(wsUrl());
   ws.binaryType = "arraybuffer";
@@ -62,6 +70,7 @@ function lobbyCreate() {
     const msg = decodeFrame(event.data);
     if (msg.t === "table_created") {
       const link = inviteLink(msg.table, msg.invite);
+      if (msg.host) localStorage.setItem(KEY.host(msg.table), msg.host); // our host token
       rememberTable(msg.table, message.name, msg.invite);
       $("created-link").value = link;
       $("open-table").href = link;
@@ -147,6 +156,9 @@ export function setupLobby() {
     lobbyCreate();
   });
   $("c-profile").addEventListener("change", () => store.update());
+  $("c-game").addEventListener("change", () => {
+    $("c-cash").hidden = $("c-game").value !== "cash";
+  });
   $("copy-link").addEventListener("click", async () => {
     const link = $("created-link").value;
     try {

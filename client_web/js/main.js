@@ -2,6 +2,7 @@
 // a friends table, `?tournament=ID` a tournament (with `&director=TOKEN` its console). Plain
 // ES modules, no build step; the wire protocol is docs/protocol.md, and the server computes
 // every rule: this page never re-implements them.
+import { renderCash, setupCash } from "./cash.js";
 import { tableHooks } from "./client.js";
 import { renderControls, renderTime, setupControls } from "./controls.js";
 import { renderConsole, setupConsole } from "./console.js";
@@ -66,6 +67,7 @@ function render() {
       sizePlay();
       renderTable();
       renderControls();
+      renderCash(s);
       renderLog();
       drawClocks();
     }
@@ -153,6 +155,7 @@ function setupHeader() {
 function startTable() {
   $("table-view").hidden = false;
   setupControls();
+  setupCash();
   setupTalk();
   setupHistory();
   s.t.log = restoreLog(s.table);

@@ -9,6 +9,7 @@ const TABLE = TOURNAMENT ? "" : params.get("table") || "";
 // Where a browser keeps what must survive a reload.
 export const KEY = {
   seat: (table) => `brasseur.seat.${table}`, // the newest seat token
+  host: (table) => `brasseur.host.${table}`, // the host token of a table we created
   proofs: (table) => `brasseur.proofs.${table}`, // commitments, hole cards and proofs by hand
   hands: (table) => `brasseur.hands.${table}`, // hands finished with a record
   log: (table) => `brasseur.log.${table}`, // (session) the log's messages
@@ -47,6 +48,10 @@ export function freshTable(name) {
     seq: 0,
     config: null, // name, profile, blinds [sb, bb, ante], max_seats, denominations, clocks
     you: null,
+    cash: null, // a cash table's limits and ledger (the snapshot's cash)
+    runs: {}, // run -> the cards of that run of the board (run it twice)
+    runsOffer: null, // the hand whose runs we may agree to (notice runs_offered)
+    requests: {}, // seat -> {player, buyIn}: players asking the host to sit
     lastSeat: null, // our seat, kept after a bust (the felt keeps its orientation)
     seats: {}, // seat -> {player, stack, connected, sittingOut, leaving, wasHere, busted}
     phase: "waiting", // waiting, cut, betting, showdown, between

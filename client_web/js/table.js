@@ -69,6 +69,11 @@ export function buyIn() {
   const form = $("buyin-form");
   const amount = Number($("buyin").value);
   form.hidden = true;
+  if (form.dataset.add) {
+    delete form.dataset.add; // a rebuy or top-up at our seat (between hands)
+    command("add_chips", { amount });
+    return;
+  }
   command("sit", { seat: Number(form.dataset.seat), token: s.invite, buy_in: amount });
 }
 

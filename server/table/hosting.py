@@ -22,6 +22,7 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import Blinds
 from server.table import commands as c
@@ -71,9 +72,9 @@ def ask_host(t: Table, cmd: c.Sit | c.BuyIn) -> bool:
     if other is not None and other.conn.player != cmd.conn.player:
         raise ProtocolError(ErrorCode.SEAT_TAKEN, f"someone asked for seat {cmd.seat} first")
     t.requests[cmd.seat] = cmd
-    amount = f" with {cmd.amount}" if isinstance(cmd, c.BuyIn) else ""
-    for watcher in list(t.watchers.values()):
-        t.notice(watcher.cid, "seat_request", f"{cmd.name} asks to sit at seat {cmd.seat}{amount}")
+    buy_in = cmd.amount if isinstance(cmd, c.BuyIn) else None
+    request = m.SeatRequest(table=t.table, seat=cmd.seat, player=cmd.name, buy_in=buy_in)
+    t.out.send_all(request)  # the host is among the watchers: he answers with host
     return True
 
 

@@ -146,8 +146,8 @@ async def test_a_hosts_table_approves_players_and_only_its_host_orders_it(launch
     ana = await WsClient.connect(server.port, "ana")
     await ana.hello(made.invite, nickname="Ana")
     await ana.send(m.TakeSeat(table=made.table, seat=3, token=made.invite, buy_in=2000))
-    request = await host.wait_for(lambda x: isinstance(x, m.Notice) and x.kind == "seat_request", 5)
-    assert isinstance(request, m.Notice) and "Ana" in request.text
+    request = await host.wait_type(m.SeatRequest, 5)
+    assert (request.seat, request.player, request.buy_in) == (3, "Ana", 2000)
     # anyone else's token orders nothing: an invite, a forged one
     for token in (made.invite, made.host[:-2] + "xx"):
         await ana.send(m.Host(table=made.table, token=token, op="approve", seat=3, id=9))

@@ -46,7 +46,8 @@ def test_a_table_that_asks_its_host_seats_nobody_until_he_approves() -> None:
     buy(p, "a", 1)
     buy(p, "b", 2, 800)
     assert not p.table.seats and cash(p).book.ledger.entries == []  # waiting, nothing bought
-    assert any(n.kind == "seat_request" for n in p.net.of(HOST.cid, m.Notice))
+    asked = [(r.seat, r.player, r.buy_in) for r in p.net.of(HOST.cid, m.SeatRequest)]
+    assert asked == [(1, "A", 1000), (2, "B", 800)]
     buy(p, "c", 1)  # someone else for a seat already asked for
     assert p.net.errors(p.conns["c"].cid) == ["seat_taken"]
     assert order(p, "approve", seat=1) == []
