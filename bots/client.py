@@ -103,6 +103,10 @@ class Bot(BotConnection):
         self.table: str | None = None
         self.seat: int | None = None
         self.invite: str | None = None
+        self.buy_in: int | None = None
+        self.left = False
+        """The bot stood up (``leave``): it answers nothing more at this table."""
+        """A cash table's buy-in (None: a friends table): a bust is rebought with it."""
         self.seat_token: str | None = None
         self.mirror: TableMirror | None = None
         self.turn: m.Turn | None = None
@@ -149,15 +153,22 @@ class Bot(BotConnection):
         return created
 
     async def take_seat(
-        self, table: str, seat: int, invite: str, timeout: float = 60.0
+        self,
+        table: str,
+        seat: int,
+        invite: str,
+        timeout: float = 60.0,
+        buy_in: int | None = None,
     ) -> m.Seated:
         self.table, self.seat, self.invite = table, seat, invite
+        self.buy_in = buy_in
+        self.left = False
         self.mirror = TableMirror(table, seat, self._violation)
         if self.notebook is not None:
             self.notebook.join(table)
         rid = next_id()
         seated = await self.request(
-            m.TakeSeat(table=table, seat=seat, token=invite, id=rid),
+            m.TakeSeat(table=table, seat=seat, token=invite, buy_in=buy_in, id=rid),
             lambda msg: isinstance(msg, m.Seated) and msg.table == table,
             timeout,
             ref=rid,
@@ -282,6 +293,13 @@ class Bot(BotConnection):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._progress.wait(), remaining)
         return self.busted or self.tournament_over
+
+    async def leave(self) -> None:
+        """Stand up from the table (at a cash table, a cash-out of the whole stack): at once
+        between hands, else when the hand ends; the bot then acts no more there."""
+        self.left = True
+        if self.table is not None:
+            await self.send(m.LeaveTable(table=self.table))
 
     async def close(self) -> None:
         self._closing = True
@@ -485,10 +503,13 @@ class Bot(BotConnection):
             )
 
     async def _on_seat_event(self, msg: m.SeatEvent) -> None:
-        if msg.seat != self.seat or msg.status != "busted":
+        if msg.seat != self.seat or msg.status != "busted" or self.left:
             return
         if self.rebuy and self.invite:
             assert self.table is not None
+            if self.buy_in:  # a cash table keeps the seat: buy chips again
+                await self.send(m.AddChips(table=self.table, amount=self.buy_in))
+                return
             await self.send(m.TakeSeat(table=self.table, seat=msg.seat, token=self.invite))
             return
         self._bust()
@@ -517,7 +538,7 @@ class Bot(BotConnection):
 
     async def _on_turn(self, turn: m.Turn) -> None:
         mirror = self.mirror
-        if mirror is None or turn.table != self.table:
+        if mirror is None or turn.table != self.table or self.left:
             return
         if turn.seat != self.seat:
             self._violation("turn", f"turn for seat {turn.seat}, we hold {self.seat}")

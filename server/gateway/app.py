@@ -403,6 +403,8 @@ class Gateway:
             raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no table {table!r}"[:200])
         if table not in conn.tables:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
+        if isinstance(message, m.JoinWaitingList):
+            conn.identity()  # the list holds a person, who sits with this connection later
         actor.submit(tc.from_message(actor.conn(conn), message), conn)
         if isinstance(message, m.LeaveTable):
             conn.tables.discard(table)
@@ -451,8 +453,7 @@ class Gateway:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this invite is for another table")
         conn.invites.add(message.table)
         conn.tables.add(message.table)
-        pid = conn.pid or secrets.token_urlsafe(9)
-        conn.pid = pid
+        pid = conn.identity()
         nickname = conn.nickname or f"player-{pid[:4]}"
         # no token yet: the table grants the seat (and the token is issued) only once the
         # seat is saved; a refused sit changes no credential

@@ -63,6 +63,12 @@ class Connection:
         self.sending = False
         """The writer task is sending a queued frame (frames written now would overtake it)."""
 
+    def identity(self) -> str:
+        """This connection's player id, made at its first ``sit`` (or waiting list)."""
+        if self.pid is None:
+            self.pid = secrets.token_urlsafe(9)
+        return self.pid
+
     def deliver(self, data: bytes) -> None:
         if self.closed:
             return

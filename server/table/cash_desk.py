@@ -79,6 +79,9 @@ def join_waiting_list(t: Table, cmd: c.JoinWaitingList, now: float) -> None:
         raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
     if t.seat_of(cmd.conn) is not None:
         raise ProtocolError(ErrorCode.SEAT_TAKEN, "you already sit at this table")
+    watcher = t.watchers.get(cmd.conn.cid)
+    if watcher is not None:
+        watcher.player = player  # the seat offer goes to this person (server.table.cash.offer)
     place = cash.waiting.join(player)
     t.notice(cmd.conn.cid, "waiting_list", f"you are number {place} on the waiting list")
     for seat in range(1, t.config.max_seats + 1):

@@ -117,8 +117,11 @@ def check_blinds_and_chips(
     rail = _Rail(starting)
     for x in messages:
         rail.see(x)
-    for k in range(len(rail.starts)):
-        rail.check_positions(k)
+    for k, start in enumerate(rail.starts):
+        # a hand still being dealt when the rail stopped (its blinds posted after the cut,
+        # not seen yet) is not judged: only hands that ended
+        if start.hand in rail.ended:
+            rail.check_positions(k)
     return rail.problems, rail.counts
 
 
@@ -146,6 +149,7 @@ class _Rail:
     """Seat -> stack."""
     joined: int = 0
     starts: list[m.HandStart] = field(default_factory=list)
+    ended: set[int] = field(default_factory=set)
     occupant: dict[int, str | None] = field(default_factory=dict)
     people: dict[int, set[tuple[int, str | None]]] = field(default_factory=dict)
     """Hand -> (seat, player) dealt in: a seat freed by a bust may be taken by a newcomer."""
@@ -182,6 +186,7 @@ class _Rail:
         self.people[x.hand] = {(int(s), self.occupant.get(int(s), "")) for s in x.stacks}
 
     def _hand_end(self, x: m.HandEnd) -> None:
+        self.ended.add(x.hand)
         if x.cancelled:
             self.problems.append(f"hand {x.hand} cancelled")
         for s, v in x.stacks.items():
