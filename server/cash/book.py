@@ -173,10 +173,7 @@ class CashBook:
         )
 
     def rake(self, amount: int, now: float, hand: int) -> None:
-        if amount > 0:
-            self.ledger.add(
-                Entry(at=now, move=Move.RAKE, player="", name="", amount=amount, hand=hand)
-            )
+        self.ledger.take_rake(amount, now, hand)
 
     def to_json(self) -> dict[str, Any]:
         """What a restart needs (the rules come from the table's settings)."""

@@ -2,9 +2,11 @@
 
 What friends settle after the night and what a club writes on its « feuille de marque »
 (fpc cash: « le joueur indique sur la feuille de marque le montant de la cave prise »). Every
-buy-in, rebuy, cash-out, stack returned by the host, and the rake is one :class:`Entry`; the
-ledger balances to the chip at any moment between hands: bought in − cashed out − rake =
-the chips on the table (:meth:`Ledger.imbalance`). Pure: times are given.
+buy-in, rebuy, cash-out and stack returned by the host is one :class:`Entry`; the rake is
+kept as one running total (a line per hand would make every saved snapshot grow with the
+table's life), written as one ``rake`` line in the CSV. The ledger balances to the chip at
+any moment between hands: bought in − cashed out − rake = the chips on the table
+(:meth:`Ledger.imbalance`). Pure: times are given.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class Move(StrEnum):
     REMOVED = "removed"
     """The host removed a player: his stack is returned to him (chips from the table)."""
     RAKE = "rake"
-    """Retained by the house from a hand's pots (casino « la taille »; player is empty)."""
+    """The house's total from the hands' pots (casino « la taille »): the CSV's last line."""
 
 
 IN = frozenset({Move.BUY_IN, Move.REBUY, Move.TOP_UP})
@@ -74,6 +76,17 @@ class Totals:
 @dataclass(slots=True)
 class Ledger:
     entries: list[Entry] = field(default_factory=list)
+    raked: int = 0
+    """The rake of every hand, in all."""
+    last_rake: tuple[float, int] = (0.0, 0)
+    """When the last rake was taken, and from which hand."""
+
+    def take_rake(self, amount: int, at: float, hand: int) -> None:
+        if amount < 0:
+            raise ValueError("a rake is not negative")
+        if amount:
+            self.raked += amount
+            self.last_rake = (at, hand)
 
     def add(self, entry: Entry) -> Entry:
         if entry.amount < 0 or (entry.amount == 0 and entry.move in IN):
@@ -87,8 +100,6 @@ class Ledger:
         bought: dict[str, int] = {}
         cashed: dict[str, int] = {}
         for e in self.entries:
-            if e.move is Move.RAKE:
-                continue
             names[e.player] = e.name
             if e.move in IN:
                 bought[e.player] = bought.get(e.player, 0) + e.amount
@@ -105,7 +116,7 @@ class Ledger:
         )
 
     def rake(self) -> int:
-        return sum(e.amount for e in self.entries if e.move is Move.RAKE)
+        return self.raked
 
     def imbalance(self, stacks: Iterable[int]) -> int:
         """Bought in − cashed out − rake − the chips on the table: 0 when every chip is
@@ -121,6 +132,9 @@ class Ledger:
         writer.writerow(["at", "move", "player", "name", "amount", "hand", "by"])
         for e in self.entries:
             writer.writerow([f"{e.at:.3f}", e.move.value, e.player, e.name, e.amount, e.hand, e.by])
+        if self.raked:
+            at, hand = self.last_rake
+            writer.writerow([f"{at:.3f}", Move.RAKE.value, "", "", self.raked, hand, ""])
         writer.writerow([])
         writer.writerow(["player", "name", "bought", "cashed_out", "on_table", "net"])
         for t in self.totals():
@@ -128,9 +142,15 @@ class Ledger:
             writer.writerow([t.player, t.name, t.bought, t.cashed, on_table, t.net + on_table])
         return out.getvalue()
 
-    def to_json(self) -> list[dict[str, Any]]:
-        return [asdict(e) for e in self.entries]
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entries": [asdict(e) for e in self.entries],
+            "raked": self.raked,
+            "last_rake": list(self.last_rake),
+        }
 
     @classmethod
-    def from_json(cls, data: Iterable[Mapping[str, Any]]) -> Ledger:
-        return cls([Entry(**{**e, "move": Move(e["move"])}) for e in data])
+    def from_json(cls, data: Mapping[str, Any]) -> Ledger:
+        entries = [Entry(**{**e, "move": Move(e["move"])}) for e in data["entries"]]
+        at, hand = data.get("last_rake", (0.0, 0))
+        return cls(entries, int(data.get("raked", 0)), (float(at), int(hand)))

@@ -101,7 +101,8 @@ async def _play(server: ServerProcess) -> tuple[str, str, Stats, set[str]]:
     await waiting.send(m.JoinWaitingList(table=table))
     kinds: set[str] = set()
     try:
-        await asyncio.wait_for(bots[0].play(hands=100), 120)
+        played = await bots[0].play(hands=100, seconds=120)
+        assert played >= 100, _stuck(server, bots, played)
         # b6 leaves: his seat goes to the waiting list's friend, who buys in
         await bots[5].leave()
         kinds |= {n.kind for n in waiting.notices}
@@ -112,9 +113,10 @@ async def _play(server: ServerProcess) -> tuple[str, str, Stats, set[str]]:
         assert played >= 100, _stuck(server, bots, played)
         # b5 leaves with his chips and comes back (a big blind as a seat fee, casino)
         await bots[4].leave()
-        await asyncio.sleep(1.0)
+        await _cashed_out(server, table, created.host, "b5")  # at the end of his hand
         await bots[4].take_seat(table, 5, invite, buy_in=BUY_IN)
-        await asyncio.wait_for(bots[0].play(hands=100), 120)
+        played = await bots[0].play(hands=100, seconds=120)
+        assert played >= 100, _stuck(server, bots, played)
     finally:
         await asyncio.gather(*(b.close() for b in [*bots, waiting]))
     assert stats.hands >= 300, stats.hands
@@ -132,6 +134,17 @@ class Listening(Bot):
         if isinstance(msg, m.Notice):
             self.notices.append(msg)
         await super()._receive(msg)
+
+
+async def _cashed_out(server: ServerProcess, table: str, token: str, name: str) -> None:
+    """Wait until ``name``'s cash-out is in the ledger (a leave takes effect between hands;
+    a player who leaves busted, between his bust and his rebuy, leaves at once and writes
+    no line)."""
+    for _ in range(300):
+        entries, _ = await asyncio.to_thread(ledger, server, table, token)
+        if any(e["move"] == "cash_out" and e["name"] == name for e in entries):
+            return
+        await asyncio.sleep(0.1)
 
 
 def _stuck(server: ServerProcess, bots: list[Bot], played: int) -> str:

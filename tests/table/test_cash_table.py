@@ -82,6 +82,11 @@ def test_the_ledger_balances_after_every_hand_with_rake_and_survives_a_crash() -
         p.until(TablePhase.BETWEEN)
         assert balance(p) == 0
     assert cash(p).rake > 0  # 5 %, at most 100 a hand
+    # the rake is one running total, not a line per hand: the saved ledger does not grow
+    # with the hands played, and the CSV says it once
+    ledger = cash(p).book.ledger
+    assert len(ledger.entries) == 4 and ledger.raked == cash(p).rake
+    assert ledger.csv().count(",rake,") == 1
     # a crash in the middle of the next hand: the last snapshot has the start stacks, and
     # the ledger saved with them
     p.until(TablePhase.BETTING)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from .conftest import Client, WebServer, wait_until
+from .test_table import act
 from .wire import create_table
 
 OpenClient = Callable[..., Client]
@@ -58,17 +59,6 @@ def test_a_friend_buys_in_at_a_cash_table_from_the_page(
     with urllib.request.urlopen(url, timeout=5) as response:
         text = response.read().decode()
     assert ",buy_in," in text and ",Ana,1500," in text, text
-
-
-def act(client: Client, selector: str) -> None:
-    page = client.page
-    turn = page.get_attribute("#actions", "data-turn")
-    page.click(selector)
-    page.wait_for_function(
-        "(turn) => { const p = document.getElementById('actions');"
-        " return p.hidden || p.dataset.turn !== turn; }",
-        arg=turn,
-    )
 
 
 def test_a_host_runs_a_cash_table_from_the_page(
