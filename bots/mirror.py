@@ -71,6 +71,8 @@ class TableMirror:
         """The pots as the server last said them (snapshot, ``board``): (amount, eligible)."""
         self.allin: set[int] | None = None
         """Seats all-in this hand, seen in its ``action`` events (None: joined mid-hand)."""
+        self.put: dict[int, int] = {}
+        """Chips each seat put in this hand (less what came back), from its actions."""
         self.hole: tuple[str, ...] = ()
         self.hand_total: int | None = None
         """Chips in play this hand (None: not known, e.g. joined mid-hand)."""
@@ -166,7 +168,7 @@ class TableMirror:
     def _board(self, e: m.BoardEvent) -> None:
         self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in e.pots]
         gathered = sum(amount for amount, _ in self.pots)
-        if self.hand_total is not None and gathered != self.pot:
+        if self.hand_total is not None and gathered != self.pot - self._unwinnable():
             self._bad("pots", f"{e.street}: pots {self.pots} hold {gathered}, {self.pot} in")
         if len(self.pots) > 1 and self.allin is not None and not self.allin:
             self._bad("pots", f"{e.street}: side pots {self.pots} with nobody all-in")
@@ -175,6 +177,16 @@ class TableMirror:
         self.bets = dict.fromkeys(self.dealt_in, 0)
         if self.notes is not None:
             self.notes.board = list(self.board)
+
+    def _unwinnable(self) -> int:
+        """Chips no live hand can win: a folded player's above every live one's when all of
+        those are all-in. They are no pot (the engine gives them back at the hand's end,
+        ``returned``), so the server's pots leave them out (cdc 4.2 ex. 2.1)."""
+        live = [s for s in self.dealt_in if s not in self.folded]
+        if self.allin is None or not live or any(s not in self.allin for s in live):
+            return 0
+        top = max(self.put.get(s, 0) for s in live)
+        return sum(max(0, self.put.get(s, 0) - top) for s in self.folded)
 
     def _cut_prompt(self, e: m.CutPrompt) -> None:
         self.phase = "cut"
@@ -215,6 +227,7 @@ class TableMirror:
         self.bets = dict.fromkeys(self.dealt_in, 0)
         self.pot = 0
         self.pots = []
+        self.put = {}
         self.allin = set()
         self.hole = ()
         self.hand_total = sum(stacks.values())
@@ -245,6 +258,7 @@ class TableMirror:
         self.stacks[e.seat] = e.stack
         self.from_snapshot.discard(e.seat)
         self.pot -= sign * e.added
+        self.put[e.seat] = self.put.get(e.seat, 0) - sign * e.added
         if e.action in ("fold", "dead_hand"):
             self.folded.add(e.seat)
         if e.allin and self.allin is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bots import Histogram, Notebook
 from bots.mirror import HandNotes, TableMirror
 from protocol import messages as m
@@ -96,3 +98,38 @@ def test_histogram_percentiles_within_two_percent() -> None:
     p50, p99 = h.percentile(50), h.percentile(99)
     assert p50 is not None and abs(p50 - 0.5) / 0.5 < 0.03
     assert p99 is not None and abs(p99 - 0.99) / 0.99 < 0.03
+
+
+def allin(e: m.ActionEvent) -> m.ActionEvent:
+    return replace(e, allin=True)
+
+
+def test_chips_no_live_hand_can_win_are_not_a_pot_but_a_mismatch_still_is() -> None:
+    """Three players: seat 3 bets 400, seats 1 and 2 go all-in for 100, then seat 3 folds
+    (a fold out of turn taking effect): his 300 above them can be won by nobody, and the
+    server's pots leave them out until they come back to him at the hand's end (cdc 4.2
+    ex. 2.1). The mirror accepts that, and still flags pots that lose chips otherwise."""
+
+    def hand(board_pot: int) -> list[str]:
+        mir, seen = mirror()
+        begin = m.HandStart(
+            table=T, seq=1, hand=1, button=3, big_blind=2, blinds=(50, 100, 0),
+            stacks={"1": 100, "2": 100, "3": 1000},
+        )  # fmt: skip
+        feed(
+            mir,
+            begin,
+            action(2, 1, "post_sb", 50, 50, 50),
+            allin(action(3, 2, "post_bb", 100, 100, 0)),
+            action(4, 3, "raise", 400, 400, 600),
+            allin(action(5, 1, "call", 100, 50, 0)),
+            action(6, 3, "fold", 400, 0, 600),
+            m.BoardEvent(
+                table=T, seq=7, hand=1, street="flop", cards=("2c", "7d", "9h"),
+                pots=({"amount": board_pot, "eligible": [1, 2]},),
+            ),
+        )  # fmt: skip
+        return seen
+
+    assert hand(300) == []  # 100 + 100 + 100: seat 3's other 300 are nobody's
+    assert hand(250) == ["pots"]
