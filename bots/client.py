@@ -28,6 +28,7 @@ from typing import Any
 from protocol import PROTOCOL_VERSION
 from protocol import messages as m
 
+from .codes import EXPECTED_FOR_FUZZER, MAX_RETRIES, PLAYING
 from .connection import BotConnection, BotError, next_id
 from .mirror import PLAYER_ACTIONS, TableMirror
 from .notebook import Notebook
@@ -35,24 +36,6 @@ from .stats import Stats
 from .strategy import Decision, Strategy, View
 
 __all__ = ["Bot", "BotError"]
-
-EXPECTED_FOR_FUZZER = frozenset(
-    {
-        "not_your_turn",
-        "stale_hand",
-        "stale_decision",
-        "out_of_range",
-        "show_refused",
-        "too_early",
-        "chat_held",
-        "not_seated",
-    }
-)
-"""Error codes a fuzzer provokes on purpose (besides every ``rule.*`` code)."""
-PLAYING = frozenset({"running", "break", "hand_for_hand", "final_table"})
-"""Tournament phases where every player still in has a seat."""
-MAX_RETRIES = 3
-"""Replies to a refused act before the bot waits for its clock."""
 
 
 class Bot(BotConnection):
