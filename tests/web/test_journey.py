@@ -329,7 +329,7 @@ def test_the_draw_says_seated_and_a_busted_player_sees_his_place(
     out_of_play(fay)
     assert not visible(fay, "#t-rebuy") and not visible(fay, "#t-reenter")
     # registration is closed: her place is known at her bust (cdc 1.10), before the results
-    wait_until(lambda: page.get_attribute("#t-you", "data-place") == "3", "Fay's place", 10)
+    wait_until(lambda: page.get_attribute("#t-you", "data-place") == "3", "Fay's place", 25)
     assert page.inner_text("#t-you") == "You finished 3rd of 3."
     assert page.locator("#t-results tbody tr").count() == 0
     fay.shot("j06-out-place-at-once", full_page=False)
