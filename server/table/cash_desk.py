@@ -15,6 +15,7 @@ from server.cash import Arrival, CashError, Ledger, Refusal
 from server.table import commands as c
 from server.table.cash import cash_of, offer
 from server.table.hosting import ask_host
+from server.table.seats import SeatState
 
 if TYPE_CHECKING:
     from server.table.play import Play
@@ -32,18 +33,12 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
     refused = cash.book.refusal(player, cmd.amount, 0, now)
     if refused is None and ask_host(t, cmd):
         return  # a table that asks its host: the buy-in waits for him
-    if cmd.seat in t.seats or not 1 <= cmd.seat <= t.config.max_seats:
-        raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {cmd.seat} is not free")
-    offered = cash.waiting.offered.get(cmd.seat)
-    if offered is not None and offered != player:
-        raise CashError(Refusal.WAITING_LIST, "this seat is offered to the next on the list")
-    if offered is None and cash.waiting and player not in cash.waiting.names[:1]:
-        raise CashError(Refusal.WAITING_LIST, "players are waiting: join the waiting list")
-    if any(s.player == player for s in t.seats.values()):
-        raise ProtocolError(ErrorCode.SEAT_TAKEN, "you already sit at this table")
+    stale = _free_seat(t, cmd, player)
     refused = cash.book.refusal(player, cmd.amount, 0, now)
     if refused is not None:
         raise CashError(*refused)
+    if stale is not None:
+        _release(t, stale, now)
     arrival = Arrival.RETURN if cash.book.owes_return_fee(player) else Arrival.NEW
     cash.book.buy_in(player, cmd.name, cmd.amount, 0, now, hand=t.hand_no)
     if not cash.waiting.accept(cmd.seat, player):
@@ -53,6 +48,43 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
         cash.wait_bb.add(cmd.seat)
     sit = c.Sit(conn=cmd.conn, seat=cmd.seat, name=cmd.name, ref=cmd.ref, approved=True)
     t.sit_with(now, sit, cmd.amount)
+
+
+def _free_seat(t: Table, cmd: c.BuyIn, player: str) -> SeatState | None:
+    """Refuse a seat that is not free to ``player`` (taken, offered to another on the
+    waiting list, players waiting before him); returns an unclaimed occupant to release."""
+    cash = cash_of(t)
+    stale = _unclaimed(t, cmd.seat, player)
+    if (cmd.seat in t.seats and stale is None) or not 1 <= cmd.seat <= t.config.max_seats:
+        raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {cmd.seat} is not free")
+    offered = cash.waiting.offered.get(cmd.seat)
+    if offered is not None and offered != player:
+        raise CashError(Refusal.WAITING_LIST, "this seat is offered to the next on the list")
+    if offered is None and cash.waiting and player not in cash.waiting.names[:1]:
+        raise CashError(Refusal.WAITING_LIST, "players are waiting: join the waiting list")
+    if any(s.player == player for s in t.seats.values()):
+        raise ProtocolError(ErrorCode.SEAT_TAKEN, "you already sit at this table")
+    return stale
+
+
+def _unclaimed(t: Table, seat: int, player: str) -> SeatState | None:
+    """The seat's occupant when it is a seat restored after a crash that nobody came back to
+    (never dealt in since; its seat token may never have reached its player), held by
+    someone else than ``player``."""
+    state = t.seats.get(seat)
+    if state is None or not state.unclaimed or state.player == player:
+        return None
+    return state
+
+
+def _release(t: Table, state: SeatState, now: float) -> None:
+    """Free an unclaimed seat for a new buy-in. Its stack is not lost: it is written cashed
+    out to its owner's name, ``by`` the restart, in the ledger friends settle with (the
+    friends tables' rule, where the invite holder takes such a seat again, cannot drop a
+    stack that was bought). Its owner, back with a new connection, may take the seat again
+    with a new buy-in the same way."""
+    state.removed_by = "restart"
+    t.remove_player(c.RemovePlayer(seat=state.seat, player=state.player, status="left"), now)
 
 
 def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:

@@ -188,3 +188,27 @@ def test_run_it_twice_refused_or_unanswered_is_one_run() -> None:
     single = heads_up_all_in(0)  # a table that does not run it twice never asks
     single.until(TablePhase.BETWEEN)
     assert not [n for n in single.of("a", m.Notice) if n.kind == "runs_offered"]
+
+
+def test_a_seat_bought_but_never_claimed_after_a_crash_is_cashed_out_to_its_owner() -> None:
+    # killed after a buy-in was saved but before its seat token reached the player (or before
+    # his first hand): the restored seat is unclaimed and is never dealt. A new buy-in on it
+    # writes the old stack cashed out to its owner's name, by the restart, in the same ledger
+    p = table()
+    buy(p, "a", 1)
+    buy(p, "b", 2, 700)
+    snapshot = next(b.snapshot for b in reversed(p.net.store) if b.snapshot is not None)
+    back = table()
+    back.table.restore(snapshot[2], None)
+    assert all(s.unclaimed for s in back.table.seats.values())
+    assert balance(back) == 0
+    buy(back, "b2", 2, 900)  # b back with a new connection (his token was lost), or a friend
+    assert back.table.seats[2].player == "b2" and back.table.seats[2].stack == 900
+    lines = [(e.move, e.name, e.amount, e.by) for e in cash(back).book.ledger.entries]
+    assert ("removed", "B", 700, "restart") in lines and ("buy_in", "B2", 900, "") in lines
+    assert balance(back) == 0  # no chip lost: the 700 left the table to B's name
+    # a refused buy-in on an unclaimed seat releases nothing
+    buy(back, "c", 1, 450)
+    assert back.table.seats[1].player == "a" and back.net.errors(back.conns["c"].cid) == [
+        "cash.below_min"
+    ]
