@@ -252,8 +252,9 @@ class CreateTable(Message):
     """Create a friends table; the answer is ``table_created`` with its invite token.
     ``game`` ``cash`` makes a cash table: players buy in between ``min_buy_in`` and
     ``max_buy_in`` (20 and 100 big blinds when not given), the profile's cash rules apply
-    (casino or fpc), ``rake_permille`` (0 for friends) and ``run_it`` (1, 2 or 3 runs when
-    two players are all-in before the turn) are the table's."""
+    (casino or fpc) and ``rake_permille`` (0 for friends) is the table's. ``run_it`` (1, 2
+    or 3 runs when two players are all-in before the turn and both agree; fpc cash: 3
+    without asking) is any table's."""
 
     TYPE: ClassVar[str] = "create"
     name: str = _f(NAME)

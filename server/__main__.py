@@ -80,7 +80,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     cash.add_argument("--rake-permille", type=int, default=0, help="rake per thousand of a pot")
     cash.add_argument("--rake-cap", type=int, default=0, help="most raked from a hand (0: none)")
     cash.add_argument(
-        "--run-it", type=int, default=None, choices=[1, 2, 3], help="runs when all-in"
+        "--run-it",
+        type=int,
+        default=None,
+        choices=[1, 2, 3],
+        help="runs of the board when two players are all-in before the turn (both agree; "
+        "fpc cash: 3 without asking)",
     )
     parser.add_argument("--action-seconds", type=float, default=30.0)
     parser.add_argument("--cut-seconds", type=float, default=8.0)
@@ -310,6 +315,7 @@ async def amain(args: argparse.Namespace) -> None:
                 action_seconds=args.action_seconds,
                 starting_stack=args.starting_stack,
                 cash=default_cash(args),
+                run_it=1 if args.game == "cash" else args.run_it or 1,  # friends: by agreement
                 **timings,
             )
         )

@@ -47,7 +47,7 @@ async function openLedger() {
 export function setupCash() {
   $("run-twice").addEventListener("click", () => {
     const tb = store.state.t;
-    command("run_it", { hand: tb.hand, runs: (tb.cash && tb.cash.run_it) || 2 });
+    command("run_it", { hand: tb.hand, runs: tb.runIt > 1 ? tb.runIt : 2 });
     tb.runsOffer = null;
     store.update();
   });

@@ -64,6 +64,7 @@ export function applySnapshot(msg) {
     timeCallAfter: st.time_call_after ?? 60,
   };
   t.cash = st.cash ?? null; // a cash table: limits, ledger (docs/cash.md)
+  t.runIt = st.run_it ?? 1; // runs offered when two players are all-in before the turn
   t.you = st.you ?? null;
   t.hand = st.hand;
   t.phase = st.phase;

@@ -6,7 +6,7 @@ import { cardNode } from "./cards.js";
 import { $, button, el } from "./dom.js";
 import { verifyRecord } from "./fairness.js";
 import { mark, plainSentences } from "./fairwords.js";
-import { fmt, t, words } from "./i18n.js";
+import { fmt, potName, t, words } from "./i18n.js";
 import { openReplay } from "./replayer.js";
 import { KEY, saveJSON, store } from "./store.js";
 
@@ -132,7 +132,7 @@ function storyView(record) {
   }
   for (const [seat, cards] of Object.entries(record.shown || {})) box.append(cardsRow(`${t("showdown")}: ${names[seat] || seat}`, cards));
   for (const p of record.pots || []) {
-    const name = p.index === 0 ? t("mainPot") : `${t("sidePot")} ${p.index}`;
+    const name = potName(p.index, p.run);
     box.append(el("p", "win", `${name} ${fmt(p.amount)}: ${p.shares.map(([w, share]) => `${names[String(w)] || w} ${t("wins")} ${fmt(share)}`).join(", ")}`));
   }
   return box;

@@ -13,6 +13,9 @@ export const words = () => WORDS[lang()];
 export const t = (key) => WORDS[lang()][key] ?? WORDS.en[key] ?? key;
 export const fmt = (n) => Number(n).toLocaleString(lang() === "fr" ? "fr-FR" : "en-US");
 // "Label: value" with the French space before the colon
+// "main pot", "side pot 2"; a hand run several times says which run's part: "main pot (run 2)"
+export const potName = (index, run) =>
+  `${index === 0 ? t("mainPot") : `${t("sidePot")} ${index}`}${run ? ` (${t("run").toLowerCase()} ${run})` : ""}`;
 export const colon = (label) => (lang() === "fr" ? `${label} :` : `${label}:`);
 
 // Static words of the page: data-i18n (text), data-i18n-ph (placeholder), -title, -label.

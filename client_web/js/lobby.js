@@ -57,8 +57,8 @@ function lobbyCreate() {
     message.game = "cash";
     if ($("c-min").value) message.min_buy_in = Number($("c-min").value);
     if ($("c-max").value) message.max_buy_in = Number($("c-max").value);
-    if ($("c-runs").checked) message.run_it = 2;
   }
+  if ($("c-runs").checked) message.run_it = 2; // any table: both players all-in must agree
   $("create").disabled = true;
   const ws = new WebSocket(wsUrl());
   ws.binaryType = "arraybuffer";

@@ -3,7 +3,7 @@
 // that a reload brings the log back.
 import { cardsText } from "./cards.js";
 import { $, button, el } from "./dom.js";
-import { fmt, noteText, rankName, ruleText, secs, t, tableLabel, words } from "./i18n.js";
+import { fmt, noteText, potName, rankName, ruleText, secs, t, tableLabel, words } from "./i18n.js";
 import { KEY, store } from "./store.js";
 import { openHistory } from "./history.js";
 
@@ -39,7 +39,6 @@ export function movedText(m) {
     .replace("%r", words().moveReasons[m.reason] || m.reason);
 }
 
-const potName = (index) => (index === 0 ? t("mainPot") : `${t("sidePot")} ${index}`);
 
 // kind -> (msg) -> [text maker, css class, hand record link]
 const LINES = {
@@ -53,7 +52,7 @@ const LINES = {
   action: (m) => [() => describeAction(m), ruled(m) ? "rule act" : "act"],
   board: (m) => [() => `${words().streets[m.street] || m.street}: ${cardsText(m.cards)}`, "hand"],
   shown: (m) => [() => `${nameOf(m.seat)} ${t("shows")} ${cardsText(m.cards)}${m.rank ? ` (${rankName(m.rank, store.state.lang)})` : ""}`],
-  pot: (m) => [() => `${potName(m.index)} ${fmt(m.amount)}: ` +
+  pot: (m) => [() => `${potName(m.index, m.run)} ${fmt(m.amount)}: ` +
     m.winners.map((w, i) => `${nameOf(w)} ${t("wins")} ${fmt(m.shares[i])}`).join(", "), "win"],
   cancelled: (m) => [() => `${t("handNo")} ${m.hand}: ${t("cancelled")}`, "hand"],
   // "Hand N: [hand record]" where the page offers records (a friends table); else "Hand N ✓"

@@ -5,7 +5,7 @@
 // `added`, `returned` and `shares`; the pots are the record's (never computed here).
 import { cardNode, cardsText } from "./cards.js";
 import { $, button, el } from "./dom.js";
-import { colon, fmt, t, words } from "./i18n.js";
+import { colon, fmt, potName, t, words } from "./i18n.js";
 import { store } from "./store.js";
 
 const STREETS = ["preflop", "flop", "turn", "river"];
@@ -99,7 +99,7 @@ export function buildSteps(record) {
 // ---------------------------------------------------------------- words
 
 const nameOf = (record, seat) => ((record.players || []).find((p) => p.seat === seat) || {}).name || `${t("seat")} ${seat}`;
-const potName = (pot) => (pot.index === 0 ? t("mainPot") : `${t("sidePot")} ${pot.index}`);
+const potOf = (pot) => potName(pot.index, pot.run);
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function actionText(record, a) {
@@ -121,7 +121,7 @@ export function stepText(record, step) {
     case "shown": return `${colon(t("showdown"))} ${Object.entries(step.shown).map(([seat, cards]) => `${nameOf(record, Number(seat))} ${cardsText(cards)}`).join(" · ")}`;
     case "pot": {
       const pot = record.pots[step.at];
-      return `${colon(`${cap(potName(pot))} (${fmt(pot.amount)})`)} ${pot.shares.map(([w, share]) => `${nameOf(record, w)} ${t("wins")} ${fmt(share)}`).join(", ")}`;
+      return `${colon(`${cap(potOf(pot))} (${fmt(pot.amount)})`)} ${pot.shares.map(([w, share]) => `${nameOf(record, w)} ${t("wins")} ${fmt(share)}`).join(", ")}`;
     }
     default: return "";
   }
@@ -193,7 +193,7 @@ function middle(record, step) {
   pots.dataset.amounts = JSON.stringify(step.awarded.map((p) => p.amount));
   for (const pot of step.awarded) {
     const winners = pot.winners.map((w) => nameOf(record, w)).join(", ");
-    const item = el("li", "rp-pot", `${cap(potName(pot))} ${fmt(pot.amount)} → ${winners}`);
+    const item = el("li", "rp-pot", `${cap(potOf(pot))} ${fmt(pot.amount)} → ${winners}`);
     item.dataset.index = String(pot.index);
     pots.append(item);
   }

@@ -6,7 +6,7 @@
 import { cardNode } from "./cards.js";
 import { $, button, el } from "./dom.js";
 import { inHand } from "./events.js";
-import { colon, fmt, t } from "./i18n.js";
+import { colon, fmt, potName, t } from "./i18n.js";
 import { nameOf } from "./log.js";
 import { command } from "./net.js";
 import { store } from "./store.js";
@@ -178,7 +178,6 @@ function renderSeats(s) {
   }
 }
 
-const potName = (i) => (i === 0 ? t("mainPot") : `${t("sidePot")} ${i}`);
 
 function renderCenter(s) {
   const tb = s.t;
@@ -192,12 +191,12 @@ function renderCenter(s) {
   // the pots as the server has them: a side pot only when the server says there is one
   const list = $("pots");
   const pots = tb.awards.length
-    ? [...tb.awards].sort((a, b) => a.index - b.index)
+    ? [...tb.awards].sort((a, b) => (a.run || 1) - (b.run || 1) || a.index - b.index)
     : (live ? tb.pots || [] : []).map((p, index) => ({ ...p, index }));
   list.dataset.amounts = JSON.stringify(pots.map((p) => p.amount));
   list.replaceChildren(
     ...(pots.length > 1 ? pots : []).map((p) => {
-      const item = el("span", "side-pot", `${colon(potName(p.index))} ${fmt(p.amount)}`);
+      const item = el("span", "side-pot", `${colon(potName(p.index, p.run))} ${fmt(p.amount)}`);
       item.dataset.amount = String(p.amount);
       return item;
     }),

@@ -27,8 +27,8 @@ from websockets.http11 import Request, Response
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
 from server.dealing import Signer
-from server.engine import AnteFormat, SetupError, load_profile
 from server.gateway.connection import SEND_BUFFER, WRITE_LIMIT, Connection
+from server.gateway.creating import check_create, table_config
 from server.gateway.guard import Guard, guarded_connection
 from server.gateway.host_orders import host_message
 from server.gateway.housekeeping import Activity, review, sweep_every
@@ -37,7 +37,6 @@ from server.gateway.limits import ACCEPT_BATCH, Limits
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import Client, TableActor
-from server.table.cash import cash_settings
 from server.table.clock import Clock, RealClock
 from server.table.config import TableConfig
 from server.table.dealer import CsprngDealer
@@ -465,39 +464,14 @@ class Gateway:
         cap = self.limits.tables_per_connection
         if cap and conn.tables_created >= cap:
             raise ProtocolError(ErrorCode.TABLE_LIMIT, f"{cap} tables per connection at most")
-        try:
-            load_profile(message.profile)
-            AnteFormat(message.ante_format)
-        except (SetupError, ValueError):
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "unknown profile or ante format") from None
-        if not 0 < message.bb <= message.starting_stack or message.sb > message.bb:
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "blinds must be 0 <= sb <= bb <= stack")
-        if not 2 <= message.max_seats <= 10 or message.action_seconds < 1:
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "2 to 10 seats, clock of 1 s or more")
-        cash = cash_settings(message)
+        cash = check_create(message)
         if not self.guard.tables.take(conn.address, self.clock.now()):
             raise ProtocolError(
                 ErrorCode.TABLE_LIMIT, "too many tables created from your address: try later"
             )
         conn.tables_created += 1
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        self.create_table(
-            TableConfig(
-                **self.table_defaults,
-                table_id=table_id,
-                name=message.name.strip()[:40] or "Friends",
-                profile=message.profile,
-                sb=message.sb,
-                bb=message.bb,
-                ante=message.ante,
-                ante_format=message.ante_format,
-                max_seats=message.max_seats,
-                starting_stack=message.starting_stack,
-                action_seconds=float(message.action_seconds),
-                cash=cash,
-                extra={"created_by": conn.address, "approval": message.approval},
-            )
-        )
+        self.create_table(table_config(message, cash, table_id, conn.address, self.table_defaults))
         conn.invites.add(table_id)
         created = m.TableCreated(
             table=table_id,

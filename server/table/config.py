@@ -38,6 +38,11 @@ class TableConfig:
     cash: dict[str, Any] | None = None
     """A cash table: the changes its host made to the profile's cash rules
     (:func:`server.cash.cash_rules` keywords: limits, rake, runs); ``None``: not a cash table."""
+    run_it: int = 1
+    """A friends table's "run it twice" (2) or three times (3): the board is run that many
+    times when exactly two players are all-in before the turn and both agree (fpc
+    multi-bordes, offered to friends as the issue asks). A cash table takes its runs from
+    ``cash``; a tournament table deals one run."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

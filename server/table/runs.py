@@ -11,7 +11,8 @@ this module is the table's part of it (pure, like the rest of the table):
   each run's part of a pot as a ``pot`` event with its ``run``.
 
 A cash table takes its runs from its rules (fpc: 3 without asking; a host's ``run_it`` of 2
-or 3: by agreement); other tables deal one run.
+or 3: by agreement); a friends table from its ``run_it`` setting (by agreement); tournament
+tables deal one run.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def run_terms(t: TableCore) -> tuple[int, bool]:
     two players all-in must both agree (a friends table's option) or not (fpc cash)."""
     cash = getattr(t, "cash", None)
     rules = getattr(cash, "rules", None)
+    if rules is None:  # a friends table's option, always by agreement; tournaments: 1
+        runs = 1 if t.policy.directed else t.config.run_it
+        return (runs, True) if runs > 1 else (1, False)
     runs = int(getattr(rules, "runs", 1))
     if runs <= 1:
         return 1, False

@@ -15,6 +15,7 @@ from server.engine import Hand, card_name
 from server.engine import events as ev
 from server.table.cash import cash_view
 from server.table.phases import TablePhase
+from server.table.runs import run_terms
 
 if TYPE_CHECKING:
     from server.table.core import TableCore
@@ -70,6 +71,7 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
     cash = cash_view(actor)
     if cash is not None:
         state["cash"] = cash
+    state["run_it"] = run_terms(actor)[0]
     state["action_seconds"] = math.ceil(actor.config.action_seconds)
     state["time_call_after"] = math.ceil(actor.config.time_call_after)
     if actor.positions is not None and live:

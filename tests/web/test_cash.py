@@ -154,6 +154,15 @@ def test_a_host_runs_a_cash_table_from_the_page(
     for client in players.values():
         client.page.wait_for_selector(".run-board[data-run='2'] .card[data-card] >> nth=4")
     players["ana"].shot("cash-two-runs-360x640", full_page=False)
+    # each run's part of the pot says which run it is, in each player's language
+    for client, words in (
+        (players["ana"], "main pot (run 2)"),
+        (players["bob"], "pot principal (tirage 2)"),
+    ):
+        client.page.wait_for_function(
+            "w => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes(w))",
+            arg=words,
+        )
 
     # the ledger in the page is the server's
     url = f"{web_server.base}/api/tables/{table}/ledger.csv?t={link.split('invite=')[1]}"
