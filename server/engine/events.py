@@ -43,6 +43,10 @@ class PostKind(StrEnum):
     SEAT_FEE = "seat_fee"
     """A live post of one big blind by a player entering the game or coming back (casino
     cash, « droit de siège »): his bet of the preflop round, he may check if nobody raised."""
+    OPTION = "option"
+    """The option, the casino's straddle (casino cash: « L'option est autorisée en Cash
+    Game »): a live blind of two big blinds posted by the first player left of the big blind
+    after the blinds and seat fees; his bet of the preflop round, where he speaks last."""
     DEAD_BLIND = "dead_blind"
     """A missed small blind paid on coming back, straight into the pot (casino cash, « miss
     blinds »: « la petite blind sera mise directement dans le pot »): dead money, not his

@@ -98,6 +98,8 @@ class Hand(Betting, Runs, Showdown):
         self.sb_i, self.bb_i = self._blind_positions()
         self.after_button = self._clockwise_from_seat(self.button)
         """Player indices clockwise from the first seat left of the button."""
+        self.option_i = self.seat_of.index(setup.option) if setup.option is not None else -1
+        """The player posting the option (casino cash), or -1."""
         self._post_and_deal()
 
     # ------------------------------------------------------------------ positions
@@ -197,8 +199,37 @@ class Hand(Betting, Runs, Showdown):
         # cdc 9.7: the big blind is a bet even when short; the call stays one big blind
         self.cb = self.bb
         self.last_full_inc = self.bb
+        first = self.seat_of[self.bb_i]
+        if self.option_i >= 0:
+            self._post_option(self.option_i)
+            first = self.seat_of[self.option_i]  # the action starts on the option's left
         self._deal_hole_cards()
-        self._start_round(first=self._clockwise_from_seat(self.seat_of[self.bb_i]))
+        self._start_round(first=self._clockwise_from_seat(first))
+
+    def _post_option(self, i: int) -> None:
+        """casino cash: « L'option est autorisée en Cash Game »: a live blind of two big
+        blinds, after the blinds and the seat fees. It is his bet of the round and he has not
+        acted, so the turn comes back to him last (he checks his option or raises). The
+        option is the new big blind: the bet, and the raise increment (the next raise is to
+        twice the option under either ``min_raise`` rule). Short: what he has, all-in; the
+        bet stays at least the big blind and a short option sets no increment (cdc 9.7,
+        9.8)."""
+        option = 2 * self.bb
+        if self.stack[i] > 0:
+            paid = self._move(i, option - self.committed[i])
+            self.events.append(
+                Posted(
+                    player=self.names[i],
+                    kind=PostKind.OPTION,
+                    amount=paid,
+                    allin=self.allin[i],
+                    rule=self.profile.cite("option") or "casino-option",
+                )
+            )
+        posted = self.committed[i]
+        self.cb = max(self.cb, posted)
+        if posted >= option:
+            self.last_full_inc = posted
 
     def _post_cash(self) -> None:
         """Seat fees and dead posts (casino cash), after the blinds, clockwise from the
@@ -214,7 +245,9 @@ class Hand(Betting, Runs, Showdown):
         dead_rule = self.profile.cite("dead_blind") or "casino-miss-blinds"
         for i in self.after_button:
             s = seats[self.names[i]]
-            top_up = s.seat_fee - self.committed[i]
+            # casino cash: « il est possible de rentrer sur la table directement en option »:
+            # the option (two big blinds, live) covers his seat fee
+            top_up = 0 if i == self.option_i else s.seat_fee - self.committed[i]
             if top_up > 0 and self.stack[i] > 0:
                 paid = self._move(i, top_up)
                 self.events.append(

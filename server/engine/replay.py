@@ -6,8 +6,10 @@
 Prints one JSON document. Exit 0 when the scenario was read and played (refused inputs are
 reported in the output), 2 with a one-line message on stderr when the file is malformed.
 
-Extension (documented in docs/replay.md): a player may carry ``"dead": true`` (dealt a dead
-hand: absent at the deal or serving a penalty, cdc 4.1 / 11.1).
+Extensions (documented in docs/replay.md): a player may carry ``"dead": true`` (dealt a dead
+hand: absent at the deal or serving a penalty, cdc 4.1 / 11.1); the scenario may carry
+``"option": SEAT``, the seat posting the option (casino cash, the straddle: see
+:attr:`~server.engine.setup.HandSetup.option`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ _TOP = {
     "players",
     "button",
     "big_blind",
+    "option",
     "hole",
     "board",
     "inputs",
@@ -153,6 +156,7 @@ def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
     while len(board) < 5:
         board.append(rest.pop())
     big_blind = top.get("big_blind")
+    option = top.get("option")
     setup = HandSetup(
         profile=profile,
         blinds=blinds,
@@ -162,6 +166,7 @@ def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
         board=tuple(board),
         denominations=denoms,
         big_blind=None if big_blind is None else integer(big_blind, "big_blind"),
+        option=None if option is None else integer(option, "option"),
     )
     try:
         setup.validate()

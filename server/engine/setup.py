@@ -83,6 +83,23 @@ class HandSetup:
     extra_boards: tuple[tuple[int, ...], ...] = ()
     """The five cards of each run after the first (``runs - 1`` boards; empty when ``runs``
     is 1), fresh cards none of which is a hole card or on ``board``."""
+    option: int | None = None
+    """The seat posting the option, or None (casino cash: « L'option est autorisée en Cash
+    Game, il est possible de rentrer sur la table directement en option »). The option is the
+    casino's straddle: before the cards, the first live player left of the big blind
+    (:meth:`option_seat`) posts a LIVE blind of twice the big blind, his bet of the preflop
+    round. The action starts on his left and he speaks last preflop: he may check his option
+    when nobody raised, or raise. It counts as the new big blind: the next raise is to at
+    least twice the option whatever the profile's ``min_raise`` rule. Posted after the blinds
+    and the seat fees; it covers his own seat fee (he comes in « directement en option »),
+    not a dead blind he owes. Offered by the table (a cash game), not by the rule profile:
+    the hand accepts an option under any profile.
+
+    Short of two big blinds, he posts what he has and is all-in; the bet to call stays at
+    least the big blind (cdc 9.7, as for a short big blind): an option below the big blind
+    leaves the bet at one big blind, one between the big blind and two makes the bet what
+    he posted, and only a full option sets the raise increment (as a short all-in raise does
+    not, cdc 9.8)."""
 
     def validate(self) -> None:
         """Raise :class:`SetupError` for an impossible set-up."""
@@ -96,6 +113,7 @@ class HandSetup:
         if self.big_blind is not None and self.big_blind not in seat_numbers:
             raise SetupError("big_blind must be an occupied seat")
         self._validate_posts()
+        self._validate_option()
         if self.rake is not None:
             self.rake.validate()
 
@@ -110,6 +128,40 @@ class HandSetup:
                 raise SetupError(f"player {s.player}: a seat fee is at most the big blind")
             if s.dead and (s.seat_fee or s.dead_post):
                 raise SetupError(f"player {s.player}: a dead hand posts no seat fee")
+
+    def option_seat(self) -> int | None:
+        """The seat that may post the option: the first live (not dead) seat left of the big
+        blind, the player first to speak preflop (« UTG »). None with fewer than three live
+        players (heads-up has no option)."""
+        live = sorted(s.seat for s in self.seats if not s.dead)
+        if len(live) < 3:
+            return None
+        big_blind = self.big_blind
+        if big_blind is None:
+            # the second seat left of the button (Hand._blind_positions, three or more seats)
+            seats = sorted(s.seat for s in self.seats)
+            after = [s for s in seats if s > self.button] + [s for s in seats if s <= self.button]
+            big_blind = after[1]
+        return next((s for s in live if s > big_blind), live[0])
+
+    def _validate_option(self) -> None:
+        """casino cash, the option: an occupied seat, dealt a live hand, the first live seat
+        left of the big blind, three live players at least (no option heads-up)."""
+        if self.option is None:
+            return
+        seat = next((s for s in self.seats if s.seat == self.option), None)
+        if seat is None:
+            raise SetupError("the option must be posted from an occupied seat")
+        if seat.dead:
+            raise SetupError(f"player {seat.player}: a dead hand posts no option")
+        expected = self.option_seat()
+        if expected is None:
+            raise SetupError("no option with fewer than three players in the hand")
+        if self.option != expected:
+            raise SetupError(
+                f"the option is posted by the first player left of the big blind (seat "
+                f"{expected}), not seat {self.option}"
+            )
 
     def _validate_seats(self) -> tuple[list[str], list[int]]:
         """The players' names and seats, once checked."""

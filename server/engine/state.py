@@ -124,6 +124,8 @@ class HandState:
     button: int
     sb_i: int
     bb_i: int
+    option_i: int
+    """The player who posted the option (casino cash, the straddle), or -1."""
     after_button: list[int]
     showdown_order: list[int]
     showdown_first: int
