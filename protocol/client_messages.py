@@ -13,6 +13,7 @@ __all__ = [
     "AddChips",
     "CallClock",
     "CallDirector",
+    "ChangeTable",
     "Chat",
     "CreateTable",
     "Cut",
@@ -88,17 +89,32 @@ class TakeSeat(Message):
 class Host(Message):
     """An order of a table's host (his ``host`` token from ``table_created``): ``op`` is one
     of approve, refuse, remove (``seat``), pause, resume, blinds (``sb``, ``bb``, from the
-    next hand), limits (``min_buy_in``, ``max_buy_in``: a cash table), close."""
+    next hand), limits (``min_buy_in``, ``max_buy_in``: a cash table), close; in a room of
+    cash tables: move (``seat`` to table ``to``), balance, merge (this table into ``to``)."""
 
     TYPE: ClassVar[str] = "host"
     table: str = _f(NAME)
     token: str = _f(1024)
     op: str = _f(16)
     seat: int | None = _f(10, None)
+    to: str = _f(NAME, "")
+    """The other table of a cash room's ``move`` (``seat`` to ``to``) or ``merge``."""
     sb: int | None = _f(BIG, None)
     bb: int | None = _f(BIG, None)
     min_buy_in: int | None = _f(BIG, None)
     max_buy_in: int | None = _f(BIG, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeTable(Message):
+    """A seated cash player asks to change to table ``to`` of the same room: at once with his
+    whole stack (fpc cash), or once the host agrees (casino cash: a ``seat_request`` with
+    ``to`` reaches him; at most the new table's maximum, a seat fee again)."""
+
+    TYPE: ClassVar[str] = "change_table"
+    table: str = _f(NAME)
+    to: str = _f(NAME)
     id: int | None = _f(BIG, None)
 
 
@@ -274,6 +290,9 @@ class CreateTable(Message):
     run_it: int = _f(3, 1)
     approval: bool = _f(1, False)
     """The host approves (or refuses) each player asking to sit."""
+    room: str = _f(1024, "")
+    """The ``host`` token of an existing cash table: the new cash table joins its room (one
+    host; table changes, balancing and merges between the room's tables)."""
     id: int | None = _f(BIG, None)
 
 

@@ -18,6 +18,7 @@ from .client_messages import (
     AddChips,
     CallClock,
     CallDirector,
+    ChangeTable,
     Chat,
     CreateTable,
     Cut,
@@ -84,6 +85,7 @@ __all__ = [
     "BoardEvent",
     "CallClock",
     "CallDirector",
+    "ChangeTable",
     "Chat",
     "ChatEvent",
     "ClockEvent",
@@ -165,6 +167,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         RefuseSeat,
         RunIt,
         Host,
+        ChangeTable,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {

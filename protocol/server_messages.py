@@ -305,6 +305,9 @@ class SeatRequest(Message):
     seat: int = _f(10)
     player: str = _f(NAME)
     buy_in: int | None = _f(BIG, None)
+    to: str = _f(NAME, "")
+    """A seated player asks to change to table ``to`` of the room (casino: the host agrees
+    with ``host`` ``move``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -340,3 +343,5 @@ class Moved(Message):
     from_table: str = _f(NAME, "")
     reason: str = _f(32, "")
     url: str = _f(1024, "")
+    invite: str = _f(1024, "")
+    """A cash room's move: an invite of ``table`` (the page opens it; ``seated`` follows)."""

@@ -111,6 +111,9 @@ class Arrival(StrEnum):
     """He left with his stack and comes back."""
     BACK = "back"
     """Back at his seat after an absence."""
+    MOVED = "moved"
+    """Brought by balancing or a merge from another table of the room: no seat fee (casino:
+    he waits for the button when placed between the small blind and the button)."""
     REBOUGHT = "rebought"
     """Back after busting and rebuying (casino: « à son retour, on ne lui demandera pas de
     droit de siège »)."""

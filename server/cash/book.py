@@ -51,6 +51,10 @@ class Refusal(StrEnum):
     libres seront attribuées dans l'ordre d'inscription »), or no seat is offered to you."""
     BUY_IN = "cash.buy_in"
     """A cash table seats a player with a buy-in (``buy_in``, not ``take_seat``)."""
+    ROOM = "cash.room"
+    """A move to a table that is not a cash table of the same room."""
+    TABLE_FULL = "cash.table_full"
+    """The table a move goes to has no free seat."""
 
 
 class CashError(Exception):
@@ -169,6 +173,55 @@ class CashBook:
         return self.ledger.add(
             Entry(
                 at=now, move=move, player=player, name=account.name, amount=stack, hand=hand, by=by
+            )
+        )
+
+    def move_out(
+        self, player: str, stack: int, to: str, now: float, hand: int = 0, by: str = ""
+    ) -> Entry | None:
+        """``player`` goes to table ``to`` of the room with ``stack`` (moves.py): not a
+        cash-out (no fpc wait, no casino return fee), his capital unchanged."""
+        account = self.accounts.get(player)
+        if account is None or not account.seated:
+            return None
+        account.seated = False
+        if self.capital is not None:
+            self.capital.give(player, stack)
+        if stack == 0:
+            return None
+        return self.ledger.add(
+            Entry(
+                at=now,
+                move=Move.MOVED_OUT,
+                player=player,
+                name=account.name,
+                amount=stack,
+                hand=hand,
+                by=by,
+                other=to,
+            )
+        )
+
+    def move_in(
+        self, player: str, name: str, stack: int, source: str, now: float, hand: int = 0
+    ) -> Entry:
+        """``player`` comes from table ``source`` with ``stack``: the limits do not apply
+        (casino: a balanced or merged table's player « doit apporter son tapis complet et ce
+        même s'il dépasse la cave maximum »; a changing player's stack was capped before)."""
+        account = self.accounts.setdefault(player, Account(player, name))
+        account.name = name
+        account.seated = True
+        if self.capital is not None:
+            self.capital.take(player, stack, check=False)
+        return self.ledger.add(
+            Entry(
+                at=now,
+                move=Move.MOVED_IN,
+                player=player,
+                name=name,
+                amount=stack,
+                hand=hand,
+                other=source,
             )
         )
 

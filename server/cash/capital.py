@@ -41,8 +41,10 @@ class Capital:
     def barred(self, player: str) -> bool:
         return self.available(player) == 0
 
-    def take(self, player: str, amount: int) -> None:
-        if amount > self.available(player):
+    def take(self, player: str, amount: int, check: bool = True) -> None:
+        """``amount`` goes to a table. ``check``: refused beyond the capital (a buy-in);
+        chips moved from another table of the room were taken there already."""
+        if check and amount > self.available(player):
             raise ValueError(f"{player} has {self.available(player)} of capital, not {amount}")
         self.balances[player] = self.balance(player) - amount
 

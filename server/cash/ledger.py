@@ -34,12 +34,18 @@ class Move(StrEnum):
     """A player leaves with his whole stack (chips from the table)."""
     REMOVED = "removed"
     """The host removed a player: his stack is returned to him (chips from the table)."""
+    MOVED_IN = "moved_in"
+    """He came from another table of the room with his stack (a table change, balancing, a
+    merge): chips to this table, not a purchase (no session cap, no capital moves)."""
+    MOVED_OUT = "moved_out"
+    """He went to another table of the room with his stack (chips from this table)."""
     RAKE = "rake"
     """The house's total from the hands' pots (casino « la taille »): the CSV's last line."""
 
 
-IN = frozenset({Move.BUY_IN, Move.REBUY, Move.TOP_UP})
-OUT = frozenset({Move.CASH_OUT, Move.REMOVED})
+PURCHASES = frozenset({Move.BUY_IN, Move.REBUY, Move.TOP_UP})
+IN = PURCHASES | {Move.MOVED_IN}
+OUT = frozenset({Move.CASH_OUT, Move.REMOVED, Move.MOVED_OUT})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,6 +61,8 @@ class Entry:
     """The last hand dealt when it happened (the hand a rake comes from)."""
     by: str = ""
     """Who decided it when it was not the player (the host's name)."""
+    other: str = ""
+    """The other table of a move (``moved_in``: where from; ``moved_out``: where to)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,8 +119,12 @@ class Ledger:
         ]
 
     def bought(self, player: str, since: float = float("-inf")) -> int:
+        """What ``player`` bought at this table (chips moved in from another table are not
+        bought: fpc's cap per session counts buy-ins)."""
         return sum(
-            e.amount for e in self.entries if e.player == player and e.move in IN and e.at >= since
+            e.amount
+            for e in self.entries
+            if e.player == player and e.move in PURCHASES and e.at >= since
         )
 
     def rake(self) -> int:
@@ -129,12 +141,14 @@ class Ledger:
         """Every line, then one line per player (bought, cashed out, on the table, net)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["at", "move", "player", "name", "amount", "hand", "by"])
+        writer.writerow(["at", "move", "player", "name", "amount", "hand", "by", "table"])
         for e in self.entries:
-            writer.writerow([f"{e.at:.3f}", e.move.value, e.player, e.name, e.amount, e.hand, e.by])
+            writer.writerow(
+                [f"{e.at:.3f}", e.move.value, e.player, e.name, e.amount, e.hand, e.by, e.other]
+            )
         if self.raked:
             at, hand = self.last_rake
-            writer.writerow([f"{at:.3f}", Move.RAKE.value, "", "", self.raked, hand, ""])
+            writer.writerow([f"{at:.3f}", Move.RAKE.value, "", "", self.raked, hand, "", ""])
         writer.writerow([])
         writer.writerow(["player", "name", "bought", "cashed_out", "on_table", "net"])
         for t in self.totals():

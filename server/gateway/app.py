@@ -27,10 +27,10 @@ from websockets.http11 import Request, Response
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
 from server.dealing import Signer
+from server.gateway.cash_room import change_table, host_or_room, room_for_new_table, transfer
 from server.gateway.connection import SEND_BUFFER, WRITE_LIMIT, Connection
 from server.gateway.creating import check_create, table_config
 from server.gateway.guard import Guard, guarded_connection
-from server.gateway.host_orders import host_message
 from server.gateway.housekeeping import Activity, review, sweep_every
 from server.gateway.http import HttpRoutes, Metrics
 from server.gateway.limits import ACCEPT_BATCH, Limits
@@ -113,6 +113,7 @@ class Gateway:
     def _run_table(self, config: TableConfig) -> TableActor:
         actor = TableActor(config, self.clock, CsprngDealer(self.signer), store=self.store)
         actor.grant = self.grant_seat
+        actor.transfer = lambda source, effect: transfer(self, source, effect)
         actor.recover()
         self.tables[config.table_id] = actor
         actor.start()
@@ -465,13 +466,15 @@ class Gateway:
         if cap and conn.tables_created >= cap:
             raise ProtocolError(ErrorCode.TABLE_LIMIT, f"{cap} tables per connection at most")
         cash = check_create(message)
+        room = room_for_new_table(self, message)
         if not self.guard.tables.take(conn.address, self.clock.now()):
             raise ProtocolError(
                 ErrorCode.TABLE_LIMIT, "too many tables created from your address: try later"
             )
         conn.tables_created += 1
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        self.create_table(table_config(message, cash, table_id, conn.address, self.table_defaults))
+        defaults = self.table_defaults
+        self.create_table(table_config(message, cash, table_id, conn.address, defaults, room))
         conn.invites.add(table_id)
         created = m.TableCreated(
             table=table_id,
@@ -569,6 +572,7 @@ _ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.CallDirector: Gateway._call_director,
     m.JoinTable: Gateway._join,
     m.TakeSeat: Gateway._sit,
-    m.Host: lambda g, conn, msg: host_message(g._table(msg.table), g.auth, conn, msg),
+    m.Host: host_or_room,
+    m.ChangeTable: change_table,
 }
 """The messages the gateway answers itself (the rest go to their table)."""

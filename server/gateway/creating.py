@@ -37,6 +37,7 @@ def table_config(
     table_id: str,
     address: str,
     defaults: dict[str, Any],
+    room: str | None = None,
 ) -> TableConfig:
     """The new table's settings (``defaults``: the server's timings)."""
     return TableConfig(
@@ -53,5 +54,6 @@ def table_config(
         action_seconds=float(message.action_seconds),
         cash=cash,
         run_it=1 if cash is not None else message.run_it,  # a cash table's are in its rules
-        extra={"created_by": address, "approval": message.approval},
+        extra={"created_by": address, "approval": message.approval}
+        | ({"room": room} if room else {}),
     )

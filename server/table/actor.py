@@ -38,6 +38,7 @@ from server.table.effects import (
     Kick,
     ReportHand,
     Resumed,
+    Transfer,
     Write,
 )
 from server.table.outbox import RECENT_EVENTS
@@ -117,6 +118,9 @@ class TableActor:
         self.director: Directed | None = None
         self.grant: Callable[[Client, GrantSeat], None] | None = None
         """Issues the seat token once the seat is saved (the gateway); None: no token."""
+        self.transfer: Callable[[TableActor, Transfer], None] | None = None
+        """Seats a cash player at the room's other table once his move out is saved (the
+        gateway); None: the move stays a cash-out in this table's ledger."""
         self.clients: dict[str, Client] = {}
         self.inbox: asyncio.Queue[tuple[c.Command, Client | None]] = asyncio.Queue()
         self.hand_ended = asyncio.Event()
@@ -346,9 +350,17 @@ class TableActor:
         elif type(effect) is Halted:
             if self.halted_since is None:
                 self.halted_since = self.clock.now()
+        elif type(effect) is Transfer:
+            self._transfer(effect)
         elif type(effect) is Resumed:
             log.warning("table %s: store works again, resumed", self.table)
             self.halted_since = None
+
+    def _transfer(self, effect: Transfer) -> None:
+        if self.transfer is not None:
+            self.transfer(self, effect)
+        else:
+            log.error("table %s: %s moved out with no room to go to", self.table, effect.name)
 
     def _to_client(self, effect: Kick | GrantSeat) -> None:
         if isinstance(effect, Kick):

@@ -26,6 +26,8 @@ from server.cash import (
     Deal,
     Dues,
     Entry,
+    LedgerEntry,
+    Move,
     WaitingList,
     arrival_dues,
     big_blind_came,
@@ -33,12 +35,14 @@ from server.cash import (
     deal,
     small_blind_came,
 )
+from server.cash.moves import waits_for_the_button
 from server.cash.positions import moving_positions
 from server.engine import Hand
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions
 from server.engine.rake import Rake
-from server.table.hosting import apply_next_blinds
+from server.table.effects import Transfer
+from server.table.hosting import apply_next_blinds, host_says
 from server.table.phases import TablePhase, Trigger
 from server.table.policy import FriendsPolicy
 from server.table.report import HandEnded
@@ -75,6 +79,12 @@ class CashState:
     """Seats whose player arrived (or came back) and was not dealt in since."""
     wait_bb: set[int] = field(default_factory=set)
     """Arrivals who wait for the big blind instead of paying a seat fee (casino)."""
+    wait_button: set[int] = field(default_factory=set)
+    """Players moved here by balancing or a merge, not dealt in while on the button or the
+    small blind (casino: « il devra attendre que le bouton passe »)."""
+    moving: dict[int, Any] = field(default_factory=dict)
+    """Seats leaving for another table of the room (their ``MoveOut``): not saved, a crash
+    before the move cancels it (nothing left the table yet)."""
     dues: dict[int, Dues] = field(default_factory=dict)
     """What each seat posts besides the blinds in the hand being dealt."""
     first_button: int | None = None
@@ -118,6 +128,7 @@ class CashState:
             "owed": [[s, list(marks)] for s, marks in self.owed.items()],
             "arrivals": [[s, a.value] for s, a in self.arrivals.items()],
             "wait_bb": sorted(self.wait_bb),
+            "wait_button": sorted(self.wait_button),
             "dues": [[s, d.live, d.dead] for s, d in self.dues.items()],
             "first_button": self.first_button,
             "hands": self.hands,
@@ -133,6 +144,7 @@ class CashState:
         self.owed = {int(s): tuple(marks) for s, marks in data["owed"]}
         self.arrivals = {int(s): Arrival(a) for s, a in data["arrivals"]}
         self.wait_bb = {int(s) for s in data["wait_bb"]}
+        self.wait_button = {int(s) for s in data.get("wait_button", [])}
         self.dues = {int(s): Dues(int(live), int(dead)) for s, live, dead in data["dues"]}
         self.first_button = data["first_button"]
         self.hands = int(data["hands"])
@@ -182,6 +194,7 @@ class CashPolicy(FriendsPolicy):
         for seat in dealt_in:
             cash.arrivals.pop(seat, None)
             cash.wait_bb.discard(seat)
+            cash.wait_button.discard(seat)
             if seat in cash.dues or seat == positions.big_blind:
                 cash.owed.pop(seat, None)  # paid now (a big blind pays the marks' big blind)
         cash.hands += 1
@@ -212,7 +225,11 @@ class CashPolicy(FriendsPolicy):
                 for s in players
                 if s in cash.arrivals
                 and s != positions.big_blind
-                and (s in cash.wait_bb or (s == positions.sb_slot and len(players) > 2))
+                and (
+                    s in cash.wait_bb
+                    or (s == positions.sb_slot and len(players) > 2)
+                    or (s in cash.wait_button and waits_for_the_button(s, positions))
+                )
             ]
             if not waiting or len(players) - len(waiting) < 2:
                 return positions, players
@@ -230,7 +247,12 @@ class CashPolicy(FriendsPolicy):
         """A player stood up with his stack: a cash-out in the ledger, and his seat offered
         to the waiting list."""
         cash = cash_of(t)
-        cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no, by=state.removed_by)
+        order = cash.moving.pop(state.seat, None)
+        if order is not None:
+            depart(t, cash, state, order, now)  # to another table of the room
+        else:
+            by = state.removed_by
+            cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no, by=by)
         _forget(cash, state.seat)
         offer(t, cash, state.seat)
 
@@ -325,6 +347,42 @@ def _forget(cash: CashState, seat: int) -> None:
     for book in (cash.away, cash.owed, cash.arrivals, cash.dues):
         book.pop(seat, None)
     cash.wait_bb.discard(seat)
+    cash.wait_button.discard(seat)
+
+
+def depart(t: Play, cash: CashState, state: SeatState, order: Any, now: float) -> None:
+    """A player left for another table of the room (``order``: its MoveOut): what he may
+    bring goes out as ``moved_out``, the rest (above a casino change's new maximum) is
+    cashed out to him, in this write; the ``Transfer`` follows the write, so the other table
+    never seats chips this one has not saved as gone."""
+    brought = state.stack if order.cap is None else min(state.stack, order.cap)
+    if state.stack > brought:
+        cash.book.ledger.add(
+            LedgerEntry(
+                at=now,
+                move=Move.CASH_OUT,
+                player=state.player,
+                name=state.name,
+                amount=state.stack - brought,
+                hand=t.hand_no,
+                by=order.by,
+            )
+        )
+    cash.book.move_out(state.player, brought, order.to, now, hand=t.hand_no, by=order.by)
+    host_says(t, f"{state.name} moves to {order.to_name} with {brought}")
+    t.out.save_snapshot()
+    t.out.effect(
+        Transfer(
+            cid=state.cid,
+            player=state.player,
+            name=state.name,
+            stack=brought,
+            source=t.table,
+            to=order.to,
+            kind=order.kind,
+            seat_fee=order.seat_fee,
+        )
+    )
 
 
 def _free(t: Play, cash: CashState, state: SeatState, now: float) -> None:

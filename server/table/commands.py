@@ -25,6 +25,7 @@ from server.engine.positions import Positions
 
 __all__ = [
     "AddChips",
+    "AskChange",
     "Attach",
     "BuyIn",
     "CallTime",
@@ -41,6 +42,8 @@ __all__ = [
     "HostOrder",
     "JoinWaitingList",
     "Leave",
+    "MoveIn",
+    "MoveOut",
     "NextDeal",
     "Penalty",
     "RefuseSeat",
@@ -270,6 +273,53 @@ class RefuseSeat:
     ref: int | None = None
 
 
+# ---------------------------------------------------------------- a cash room's moves
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveOut:
+    """The gateway moves a cash player to table ``to`` of the room (server.cash.moves): his
+    seat is freed (when his hand ends if he is in it), his stack leaves through the ledger
+    (above ``cap``: cashed out to him), and a ``Transfer`` effect, after the write, asks the
+    other table to seat him. ``conn``: who asked (refusals go to him)."""
+
+    seat: int
+    player: str
+    to: str
+    to_name: str
+    kind: str
+    cap: int | None = None
+    seat_fee: bool = False
+    by: str = ""
+    conn: Conn | None = None
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveIn:
+    """Seat a player moved from table ``source`` of the room, with ``stack``; ``conn``: his
+    connection when he is online (his seat token follows the saved seat)."""
+
+    conn: Conn | None
+    player: str
+    name: str
+    stack: int
+    source: str
+    kind: str
+    seat_fee: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AskChange:
+    """A seated player asks the host to change to table ``to`` (casino cash: « il devra
+    obtenir l'accord du superviseur »): said to the table's watchers, the host among them."""
+
+    conn: Conn
+    to: str
+    to_name: str
+    ref: int | None = None
+
+
 ConnCommand = (
     Watch
     | Sit
@@ -292,6 +342,7 @@ ConnCommand = (
     | RefuseSeat
     | RunIt
     | HostOrder
+    | AskChange
 )
 
 # ---------------------------------------------------------------- from the director
@@ -389,6 +440,8 @@ DirectorCommand = (
     | TableNote
     | Penalty
     | SpectatorMode
+    | MoveOut
+    | MoveIn
 )
 Command = ConnCommand | DirectorCommand | CloseTable
 

@@ -25,6 +25,7 @@ __all__ = [
     "Kick",
     "ReportHand",
     "Resumed",
+    "Transfer",
     "Write",
 ]
 
@@ -100,6 +101,21 @@ class Resumed:
     """The store works again; the table goes on where it stopped."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Transfer:
+    """A cash player left for table ``to`` of the room with ``stack``, saved in this table's
+    ledger (``moved_out``): the gateway seats him there (server.gateway.cash_room)."""
+
+    cid: str | None
+    player: str
+    name: str
+    stack: int
+    source: str
+    to: str
+    kind: str
+    seat_fee: bool
+
+
 Effect = (
     Write
     | Deliver
@@ -111,4 +127,5 @@ Effect = (
     | HandFinished
     | Halted
     | Resumed
+    | Transfer
 )

@@ -56,7 +56,7 @@ class HostOp(StrEnum):
     """Close the table for good (a cash table's players are cashed out first)."""
 
 
-def host_says(t: Table, text: str) -> None:
+def host_says(t: Play, text: str) -> None:
     t.out.emit([("chat_event", {"seat": None, "player": "host", "text": text})])
 
 

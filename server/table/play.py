@@ -532,7 +532,7 @@ class Play(Turns):
         self.out.catch_up_spectators(lambda: self.view(None))
 
     def _release_leavers(self, now: float) -> None:
-        for state in [s for s in self.seats.values() if s.leaving]:
+        for state in [s for s in self.seats.values() if s.leaving or s.moving]:
             del self.seats[state.seat]
             self.seat_event(state, "left")
             self._unwatch_seat(state.seat)

@@ -37,6 +37,8 @@ class SeatState:
     """Restored after a restart, never dealt in, nobody back on it yet: its seat token may
     have been lost in the crash (the seat is saved before the token is issued), so it is not
     dealt in and the invite holder may take the seat again (nothing of his is lost)."""
+    moving: bool = False
+    """A cash room moves him to another table when the hand he is dealt in ends."""
     removed_by: str = ""
     """Who stood him up when it was not his doing (the host): a cash table's ledger says so."""
     bank_at_start: float = 0.0

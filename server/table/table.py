@@ -20,6 +20,7 @@ from server.engine import RuleError
 from server.table import commands as c
 from server.table.cash import CashPolicy, CashState
 from server.table.cash_desk import add_chips, buy_in, join_waiting_list, refuse_seat
+from server.table.cash_moves import MOVE_HANDLERS
 from server.table.config import TableConfig
 from server.table.dealer import Dealer
 from server.table.effects import Deliver, Effect, GrantSeat, Halted, Kick, Resumed, Write
@@ -591,5 +592,6 @@ _HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
     c.RefuseSeat: refuse_seat,
     c.RunIt: lambda t, cmd, now: agree(t, now, t.need_seat(cmd.conn), cmd.hand, cmd.runs),
     c.HostOrder: host_order,
+    **MOVE_HANDLERS,
 }
 """One handler per command kind (the exhaustiveness test checks every kind has one)."""

@@ -153,7 +153,7 @@ def test_the_ledger_csv_has_every_line_and_each_players_net() -> None:
     book.cash_out("b", 1_000, 20.0)
     text = book.ledger.csv({"a": 3_850})
     lines = text.splitlines()
-    assert lines[0] == "at,move,player,name,amount,hand,by"
+    assert lines[0] == "at,move,player,name,amount,hand,by,table"
     assert "a,Ann,2000,0,3850,1850" in text
     assert "b,Bob,3000,1000,0,-2000" in text
     assert book.ledger.imbalance([3_850]) == 0

@@ -1,0 +1,210 @@
+"""A room of cash tables: one host, players moving between the tables (the gateway's part).
+
+A cash table created with ``room`` (the host token of another cash table) joins that table's
+room. Between the room's tables (server.cash.moves for the rules):
+
+- a seated player asks ``change_table``: fpc cash moves him at once with his whole stack;
+  casino cash asks the host (a ``seat_request`` with ``to``), who agrees with ``host`` ``move``;
+- the host orders ``move`` (a player to another table: casino terms, at most its maximum and
+  a seat fee again), ``balance`` (the players after the big blind of the fullest table go to
+  the emptiest, whole stacks) or ``merge`` (every player of this table to another).
+
+Each move is two table writes: the source saves the stack gone (``moved_out``), then its
+``Transfer`` effect reaches :func:`transfer`, which tells the player (``moved``) and asks the
+target to seat him (``moved_in``). No chip is in two places at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol import ErrorCode, ProtocolError, encode
+from protocol import messages as m
+from server.cash import Refusal
+from server.cash.moves import MoveKind, balance_pick, move_terms, next_after_big_blind
+from server.gateway.connection import Connection
+from server.gateway.host_orders import host_message
+from server.table import commands as tc
+from server.table.actor import TableActor
+from server.table.cash import CashState
+from server.table.effects import Transfer
+from server.table.seats import SeatState
+
+if TYPE_CHECKING:
+    from server.gateway.app import Gateway
+
+__all__ = ["ROOM_OPS", "change_table", "host_or_room", "room_for_new_table", "transfer"]
+
+ROOM_OPS = frozenset({"move", "balance", "merge"})
+
+
+def room_of(actor: TableActor) -> str | None:
+    """The room a cash table belongs to (its own id when it was made alone); None for a
+    table that is not a cash table."""
+    if not isinstance(actor.core.cash, CashState):
+        return None
+    return str(actor.config.extra.get("room") or actor.table)
+
+
+def room_for_new_table(g: Gateway, message: m.CreateTable) -> str | None:
+    """The room a new table joins: that of the cash table whose host token ``room`` is."""
+    if not message.room:
+        return None
+    claims = g.auth.verify(message.room, "host")
+    room = room_of(g._table(str(claims.get("t"))))
+    if room is None or message.game != "cash":
+        raise ProtocolError(Refusal.ROOM.value, "a room holds cash tables only")
+    return room
+
+
+def _cash(actor: TableActor) -> CashState:
+    cash = actor.core.cash
+    assert isinstance(cash, CashState)
+    return cash
+
+
+def _target(g: Gateway, source: TableActor, name: str) -> TableActor:
+    target = g._table(name)
+    room = room_of(source)
+    if room is None or target is source or room_of(target) != room:
+        raise ProtocolError(Refusal.ROOM.value, "not another cash table of this room")
+    return target
+
+
+def _has_room_for(target: TableActor, players: int) -> None:
+    if target.config.max_seats - len(target.core.seats) < players:
+        full = f"{target.config.name} has no free seat for them"
+        raise ProtocolError(Refusal.TABLE_FULL.value, full)
+
+
+def _movable(actor: TableActor) -> list[SeatState]:
+    return [
+        s
+        for s in sorted(actor.core.seats.values(), key=lambda s: s.seat)
+        if s.stack > 0 and not s.moving and not s.leaving and s.seat not in _cash(actor).moving
+    ]
+
+
+def change_table(g: Gateway, conn: Connection, msg: m.ChangeTable) -> None:
+    """A seated player asks to change table (see the module docstring)."""
+    source = g._table(msg.table)
+    target = _target(g, source, msg.to)
+    state = next((s for s in source.core.seats.values() if s.player == conn.pid), None)
+    if state is None:
+        raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table")
+    terms = move_terms(MoveKind.CHANGE, state.stack, _cash(target).rules)
+    who = source.conn(conn)
+    if terms.approval:  # casino: « il devra obtenir l'accord du superviseur »
+        ask = tc.AskChange(conn=who, to=target.table, to_name=target.config.name, ref=msg.id)
+        source.post(ask, conn)
+        return
+    _has_room_for(target, 1)
+    source.post(_move(state, target, MoveKind.CHANGE, None, False, "", who, msg.id), conn)
+
+
+def host_or_room(g: Gateway, conn: Connection, msg: m.Host) -> None:
+    """A host's order: a room's (move, balance, merge) here, the others at the table."""
+    source = g._table(msg.table)
+    if msg.op not in ROOM_OPS:
+        host_message(source, g.auth, conn, msg)
+        return
+    claims = g.auth.verify(msg.token, "host")
+    if claims.get("t") != msg.table:
+        raise ProtocolError(ErrorCode.BAD_TOKEN, "this host token is for another table")
+    if room_of(source) is None:
+        raise ProtocolError(Refusal.ROOM.value, "moves are between the cash tables of a room")
+    who = source.conn(conn)
+    if msg.op == "balance":
+        _balance(g, source, who, msg.id)
+        return
+    target = _target(g, source, msg.to)
+    if msg.op == "merge":
+        players = _movable(source)
+        _has_room_for(target, len(players))
+        for player in players:
+            source.post(_move(player, target, MoveKind.MERGE, None, False, "host", who, msg.id))
+        return
+    state = source.core.seats.get(msg.seat or 0)
+    if state is None or state.stack <= 0:
+        raise ProtocolError(ErrorCode.BAD_SEAT, "nobody with chips sits there")
+    _has_room_for(target, 1)
+    terms = move_terms(MoveKind.CHANGE, state.stack, _cash(target).rules)
+    cap = _cash(target).rules.max_buyin if terms.approval else None
+    source.post(_move(state, target, MoveKind.CHANGE, cap, terms.seat_fee, "host", who, msg.id))
+
+
+def _balance(g: Gateway, source: TableActor, who: tc.Conn, ref: int | None) -> None:
+    """casino cash: « on déplacera le ou les prochains joueurs après la grosse blind de la
+    table comprenant le plus de joueurs »."""
+    room = room_of(source)
+    tables = {a.table: a for a in g.tables.values() if room_of(a) == room}
+    counts = {name: len(_movable(a)) for name, a in tables.items()}
+    free = {name: a.config.max_seats - len(a.core.seats) for name, a in tables.items()}
+    plan = balance_pick(counts, free)
+    if plan is None:
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the room's tables are balanced")
+    fullest, emptiest, count = plan
+    actor, target = tables[fullest], tables[emptiest]
+    movable = {s.seat: s for s in _movable(actor)}
+    positions = actor.core.positions
+    big_blind = positions.big_blind if positions is not None else None
+    for seat in next_after_big_blind(list(movable), big_blind, count, actor.config.max_seats):
+        actor.post(_move(movable[seat], target, MoveKind.BALANCE, None, False, "host", who, ref))
+
+
+def _move(
+    state: SeatState,
+    target: TableActor,
+    kind: MoveKind,
+    cap: int | None,
+    seat_fee: bool,
+    by: str,
+    who: tc.Conn,
+    ref: int | None,
+) -> tc.MoveOut:
+    return tc.MoveOut(
+        seat=state.seat,
+        player=state.player,
+        to=target.table,
+        to_name=target.config.name,
+        kind=kind.value,
+        cap=cap,
+        seat_fee=seat_fee,
+        by=by,
+        conn=who,
+        ref=ref,
+    )
+
+
+def transfer(g: Gateway, source: TableActor, effect: Transfer) -> None:
+    """The source saved the stack gone: tell the player and seat him at the target."""
+    target = g.tables.get(effect.to)
+    conn = g.connections.get(effect.cid) if effect.cid is not None else None
+    if target is None:  # closed meanwhile: the stack stays cashed out to him at the source
+        if conn is not None:
+            error = m.Error(code=Refusal.TABLE_FULL.value, message="that table is gone")
+            conn.deliver(encode(error))
+        return
+    if conn is not None:
+        conn.tables.discard(effect.source)
+        conn.tables.add(effect.to)
+        conn.invites.add(effect.to)
+        moved = m.Moved(
+            tournament="",
+            table=effect.to,
+            seat=0,
+            from_table=effect.source,
+            reason=effect.kind,
+            invite=g.auth.invite(effect.to),
+        )
+        conn.deliver(encode(moved))
+    command = tc.MoveIn(
+        conn=target.conn(conn) if conn is not None else None,
+        player=effect.player,
+        name=effect.name,
+        stack=effect.stack,
+        source=effect.source,
+        kind=effect.kind,
+        seat_fee=effect.seat_fee,
+    )
+    target.post(command, conn)
