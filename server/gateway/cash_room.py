@@ -46,6 +46,28 @@ def room_of(actor: TableActor) -> str | None:
     return str(actor.config.extra.get("room") or actor.table)
 
 
+def room_listing(g: Gateway, actor: TableActor) -> dict[str, object]:
+    """The room of a cash table as its players see it (``GET /api/tables/<t>/room``): each
+    table's id, name, blinds, limits and seats taken, to choose where to change to."""
+    room = room_of(actor)
+    tables = [a for a in g.tables.values() if room is not None and room_of(a) == room]
+    return {
+        "room": room,
+        "tables": [
+            {
+                "table": a.table,
+                "name": a.config.name,
+                "blinds": [a.core.blinds.sb, a.core.blinds.bb],
+                "min_buy_in": _cash(a).rules.min_buyin,
+                "max_buy_in": _cash(a).rules.max_buyin,
+                "players": len(a.core.seats),
+                "max_seats": a.config.max_seats,
+            }
+            for a in sorted(tables, key=lambda a: a.table)
+        ],
+    }
+
+
 def room_for_new_table(g: Gateway, message: m.CreateTable) -> str | None:
     """The room a new table joins: that of the cash table whose host token ``room`` is."""
     if not message.room:

@@ -37,6 +37,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from protocol import ErrorCode, ProtocolError
+from server.gateway.cash_room import room_listing
 from server.store import ExportFormat, RecordReader
 from server.store.pages import Page, file_page, page_of, worker_init
 
@@ -77,6 +78,7 @@ WORKER_NICENESS: Final = 10
 MAX_QUERY_FIELDS: Final = 16
 MAX_STATIC_PATH: Final = 512
 
+_JSON: Final = "application/json"
 _EXPORTS: Final[dict[str, ExportFormat]] = {"hands.txt": "txt", "hands.json": "json"}
 _KINDS: Final[dict[str, str]] = {"txt": "text/plain; charset=utf-8", "json": "application/json"}
 _DECIMAL: Final = re.compile(r"0|[1-9][0-9]*")
@@ -334,14 +336,15 @@ class HttpRoutes:
             return await self._hand(parts[1], parts[2][:-5], query)
         if len(parts) == 3 and parts[0] == "tables" and parts[2] in _EXPORTS:
             return await self._export(parts[1], _EXPORTS[parts[2]], query)
-        if len(parts) == 3 and parts[0] == "tables" and parts[2] == "ledger.csv":
-            return self._ledger(parts[1], query.get("t", ""))
+        if len(parts) == 3 and parts[0] == "tables" and parts[2] in ("ledger.csv", "room"):
+            return self._ledger(parts[1], query.get("t", ""), parts[2] == "room")
         raise _not_found()
 
-    def _ledger(self, table: str, token: str) -> Response:
+    def _ledger(self, table: str, token: str, room: bool = False) -> Response:
         """A cash table's ledger as CSV (every buy-in, rebuy, cash-out and the rake, then
-        each player's totals and net): for the people at the table (its invite, a seat
-        token, the host's token). 404 for a table without a ledger."""
+        each player's totals and net), or its room's tables as JSON (``room``): for the
+        people at the table (its invite, a seat token, the host's token). 404 for a table
+        without a ledger."""
         claims = self._claims(token)
         if claims.get("t") != table or claims.get("k") not in ("invite", "seat", "host"):
             raise HttpError(403, ErrorCode.BAD_TOKEN, "this token does not open this ledger")
@@ -349,6 +352,8 @@ class HttpRoutes:
         cash = None if actor is None else actor.core.cash
         if actor is None or cash is None:
             raise HttpError(404, ErrorCode.UNKNOWN_TABLE, "no such cash table")
+        if room:
+            return self._response(200, json.dumps(room_listing(self.gw, actor)).encode(), _JSON)
         stacks = {s.player: s.stack for s in actor.seats.values()}
         body = cash.book.ledger.csv(stacks).encode()
         disposition = {"Content-Disposition": f'attachment; filename="{table}-ledger.csv"'}

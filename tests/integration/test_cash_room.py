@@ -114,6 +114,10 @@ async def test_a_room_balances_its_tables_and_moves_a_player_who_asks(launch: La
     plain = await create(host, "Ailleurs")  # a cash table of no room: nobody moves there
     await host.send(m.JoinTable(table=one.table))
     await host.wait_type(m.Snapshot, 5)
+    room = server.get_json(f"/api/tables/{two.table}/room?t={two.invite}")
+    assert room["room"] == one.table  # the room is named after its first table
+    assert [t["table"] for t in room["tables"]] == sorted([one.table, two.table])
+    assert server.get(f"/api/tables/{two.table}/room?t={plain.invite}")[0] == 403
     clients = {f"a{s}": await sit(server, one, f"a{s}", s) for s in range(1, 6)}
     clients["b1"] = await sit(server, two, "b1", 1)
     players = {}
