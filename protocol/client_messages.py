@@ -9,6 +9,9 @@ from .base import BIG, CHIPS, NAME, TEXT, Message, _f
 
 __all__ = [
     "Abandon",
+    "AccountLogin",
+    "AccountRegister",
+    "AccountUpdate",
     "Act",
     "AddChips",
     "CallClock",
@@ -35,6 +38,7 @@ __all__ = [
     "Show",
     "SitIn",
     "SitOut",
+    "TakeOption",
     "TakeSeat",
     "UseTimeBank",
 ]
@@ -50,6 +54,8 @@ class Hello(Message):
     nickname: str | None = _f(NAME, None)
     token: str | None = _f(1024, None)
     session: str | None = _f(128, None)
+    member: str | None = _f(1024, None)
+    """A member's session token (``account``): the connection is that member's."""
     id: int | None = _f(BIG, None)
 
 
@@ -74,7 +80,9 @@ class LeaveTable(Message):
 class TakeSeat(Message):
     """Sit at ``seat`` with the table's invite token. At a cash table ``buy_in`` (the chips
     bought, within the table's limits) is required, and ``wait_for_bb`` waits for the big
-    blind instead of posting a seat fee (casino cash)."""
+    blind instead of posting a seat fee (casino cash); ``option`` comes in « directement en
+    option »: dealt in once first after the big blind, posting the option, which is his seat
+    fee (casino cash; ``cash.option`` where the table has no option)."""
 
     TYPE: ClassVar[str] = "sit"
     table: str = _f(NAME)
@@ -82,6 +90,7 @@ class TakeSeat(Message):
     token: str = _f(1024)
     buy_in: int | None = _f(BIG, None)
     wait_for_bb: bool = _f(1, False)
+    option: bool = _f(1, False)
     id: int | None = _f(BIG, None)
 
 
@@ -103,6 +112,42 @@ class Host(Message):
     bb: int | None = _f(BIG, None)
     min_buy_in: int | None = _f(BIG, None)
     max_buy_in: int | None = _f(BIG, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AccountRegister(Message):
+    """Open a member account (leagues): answered by ``account`` with a session token."""
+
+    TYPE: ClassVar[str] = "account_register"
+    login: str = _f(32)
+    password: str = _f(256)
+    display: str = _f(32, "")
+    lang: str = _f(8, "fr")
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AccountLogin(Message):
+    """Log in: answered by ``account`` with a new session token."""
+
+    TYPE: ClassVar[str] = "account_login"
+    login: str = _f(32)
+    password: str = _f(256)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AccountUpdate(Message):
+    """Change one's profile (``display``, ``lang``) or password (``password`` the current
+    one, ``new_password``): answered by ``account``; a new password ends every older session."""
+
+    TYPE: ClassVar[str] = "account_update"
+    token: str = _f(1024)
+    display: str | None = _f(32, None)
+    lang: str | None = _f(8, None)
+    password: str | None = _f(256, None)
+    new_password: str | None = _f(256, None)
     id: int | None = _f(BIG, None)
 
 
@@ -139,6 +184,19 @@ class AddChips(Message):
     TYPE: ClassVar[str] = "add_chips"
     table: str = _f(NAME)
     amount: int = _f(BIG)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeOption(Message):
+    """Cash table, a seated player's standing choice: ``on``, post the option (two big
+    blinds, live) whenever you are the first player after the big blind; off, never (and no
+    entry in option). From the next deal, never the hand in play (casino cash: « L'option
+    est autorisée en Cash Game »; ``cash.option`` at a table without it)."""
+
+    TYPE: ClassVar[str] = "option"
+    table: str = _f(NAME)
+    on: bool = _f(1)
     id: int | None = _f(BIG, None)
 
 

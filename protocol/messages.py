@@ -14,6 +14,9 @@ from __future__ import annotations
 from .base import BIG, CHIPS, NAME, TEXT, Message
 from .client_messages import (
     Abandon,
+    AccountLogin,
+    AccountRegister,
+    AccountUpdate,
     Act,
     AddChips,
     CallClock,
@@ -40,10 +43,12 @@ from .client_messages import (
     Show,
     SitIn,
     SitOut,
+    TakeOption,
     TakeSeat,
     UseTimeBank,
 )
 from .server_messages import (
+    Account,
     ActionEvent,
     BoardEvent,
     ChatEvent,
@@ -79,6 +84,10 @@ __all__ = [
     "SERVER_MESSAGES",
     "TEXT",
     "Abandon",
+    "Account",
+    "AccountLogin",
+    "AccountRegister",
+    "AccountUpdate",
     "Act",
     "ActionEvent",
     "AddChips",
@@ -127,6 +136,7 @@ __all__ = [
     "SitOut",
     "Snapshot",
     "TableCreated",
+    "TakeOption",
     "TakeSeat",
     "TournamentState",
     "Turn",
@@ -168,12 +178,17 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         RunIt,
         Host,
         ChangeTable,
+        TakeOption,
+        AccountRegister,
+        AccountLogin,
+        AccountUpdate,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
         Welcome,
+        Account,
         Error,
         Pong,
         Snapshot,

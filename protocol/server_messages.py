@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from .base import BIG, NAME, TEXT, Message, _f
 
 __all__ = [
+    "Account",
     "ActionEvent",
     "BoardEvent",
     "ChatEvent",
@@ -42,6 +43,22 @@ class Welcome(Message):
     session: str = _f(128)
     server: str = _f(NAME)
     nickname: str | None = _f(NAME, None)
+    member: str | None = _f(NAME, None)
+    """The member whose session token ``hello`` carried (None: none, or it ended)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Account(Message):
+    """Private: your member account, and a session token to send as ``hello`` ``member``
+    (it survives reloads; a new password ends the older ones)."""
+
+    TYPE: ClassVar[str] = "account"
+    member: str = _f(NAME)
+    login: str = _f(32)
+    display: str = _f(NAME)
+    lang: str = _f(8)
+    token: str = _f(1024)
+    ref: int | None = _f(BIG, None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from server import datadir
+from server.accounts import MemberStore
 from server.cash import cash_rules
 from server.dealing import Signer
 from server.gateway.app import Gateway
@@ -303,7 +304,9 @@ async def amain(args: argparse.Namespace) -> None:
         limits=limits_from(args),
         token_secret=secret,
         public_url=args.public_url,
+        members=MemberStore(Path(args.data) / "members.sqlite"),
     )
+    datadir.prepare(Path(args.data))  # the members' file just created: 0600
     restored = gateway.restore_tables()
     tournaments = gateway.restore_tournaments()
     if not restored:
@@ -355,6 +358,7 @@ async def amain(args: argparse.Namespace) -> None:
         follower.cancel()
     server.close()
     await gateway.close()
+    gateway.accounts.store.close()
     store.close()
 
 

@@ -55,6 +55,9 @@ class Refusal(StrEnum):
     """A move to a table that is not a cash table of the same room."""
     TABLE_FULL = "cash.table_full"
     """The table a move goes to has no free seat."""
+    OPTION = "cash.option"
+    """The table does not offer the option, the casino's straddle (casino cash: « L'option
+    est autorisée en Cash Game »; fpc cash has none, ligue 6.9 forbids the straddle)."""
 
 
 class CashError(Exception):

@@ -156,6 +156,26 @@ class Ledger:
             writer.writerow([t.player, t.name, t.bought, t.cashed, on_table, t.net + on_table])
         return out.getvalue()
 
+    def closed(self, seats: Iterable[tuple[str, str, int]], at: float, hand: int) -> Ledger:
+        """This ledger as the table closes for good: every stack still on it, given as
+        ``(player, name, stack)``, written cashed out to its player ``by`` ``closed`` (a
+        table dropped with chips on it loses none of them: the archive says whose they are)."""
+        entries = list(self.entries)
+        for player, name, stack in seats:
+            if stack > 0:
+                entries.append(
+                    Entry(
+                        at=at,
+                        move=Move.CASH_OUT,
+                        player=player,
+                        name=name,
+                        amount=stack,
+                        hand=hand,
+                        by="closed",
+                    )
+                )
+        return Ledger(entries, self.raked, self.last_rake)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "entries": [asdict(e) for e in self.entries],

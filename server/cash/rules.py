@@ -90,6 +90,12 @@ class CashRules:
     """The rake (casino « la taille »), per thousand of each pot; 0 for friends."""
     rake_cap: int = 0
     """The most raked from one hand (0: no cap)."""
+    option: bool = False
+    """Players may post the option, the casino's straddle: two big blinds, live, by the
+    first player after the big blind (casino cash: « L'option est autorisée en Cash Game,
+    il est possible de rentrer sur la table directement en option »). Not at fpc cash (its
+    section has no option) nor under ligue (6.9: « Un joueur ne peut pas faire d'enjamber
+    'straddle' »)."""
 
     def check(self) -> None:
         """Raise ``ValueError`` for limits no table could play with."""
@@ -152,6 +158,9 @@ def cash_rules(profile: str, **changes: object) -> CashRules:
             absence=Absence.MISSED_BLINDS,
             capital=None,
             runs=1,
+            # casino cash: « L'option est autorisée en Cash Game »; ligue 6.9: « Un joueur ne
+            # peut pas faire d'enjamber 'straddle' »
+            option=profile != "ligue",
         )
     rules = replace(base, **changes)  # type: ignore[arg-type]
     rules.check()

@@ -26,8 +26,17 @@ from websockets.http11 import Request, Response
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
+from server.accounts import MemberStore
 from server.dealing import Signer
-from server.gateway.cash_room import change_table, host_or_room, room_for_new_table, transfer
+from server.gateway.accounts import AccountDesk
+from server.gateway.cash_room import (
+    change_table,
+    closing_ledger,
+    host_or_room,
+    relocate,
+    room_for_new_table,
+    transfer,
+)
 from server.gateway.connection import SEND_BUFFER, WRITE_LIMIT, Connection
 from server.gateway.creating import check_create, table_config
 from server.gateway.guard import Guard, guarded_connection
@@ -66,6 +75,7 @@ class Gateway:
         redis: RedisLink | None = None,
         limits: Limits | None = None,
         token_secret: bytes | None = None,
+        members: MemberStore | None = None,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
@@ -88,6 +98,7 @@ class Gateway:
             time.time,
             NonceBook(store.get_meta, store.set_meta),
         )
+        self.accounts = AccountDesk(members or MemberStore(":memory:"), self.auth, time.time)
         self.tables: dict[str, TableActor] = {}
         self.connections: dict[str, Connection] = {}
         self.activity: dict[str, Activity] = {}
@@ -235,8 +246,11 @@ class Gateway:
         self.activity.pop(table, None)
         if actor is None:
             return
-        await actor.stop()
-        try:
+        try:  # the seats as they are: nobody connected, no hand dealt (server.gateway.limits)
+            archive = closing_ledger(actor, time.time())
+            await actor.stop()
+            if archive is not None:
+                self.store.set_meta(f"ledger:{table}", archive)
             self.store.drop_table(table)
         except Exception:  # the disk is full: it is tried again at the next start
             log.exception("table %s: closed, but could not be dropped from the store", table)
@@ -501,6 +515,9 @@ class Gateway:
                 conn.nickname = str(claims.get("n") or conn.nickname)
                 conn.used_nonce = str(claims.get("j", ""))
                 rejoin = (table, int(claims["s"]))
+        if message.member:  # a session that ended leaves the connection a guest (member nil)
+            with contextlib.suppress(ProtocolError):
+                self.accounts.hello(conn, message.member)
         conn.hello = True
         conn.deliver(
             encode(
@@ -509,11 +526,12 @@ class Gateway:
                     session=conn.cid,
                     server=self.name,
                     nickname=conn.nickname,
+                    member=conn.member,
                 )
             )
         )
         if rejoin is not None:
-            table, seat = rejoin
+            table, seat = relocate(self, conn, *rejoin)  # a cash room may have moved him
             actor = self._table(table)
             assert conn.pid is not None and conn.nickname is not None
             # the seat token rotates once the table confirms the seat is still his (grant):
@@ -574,5 +592,8 @@ _ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.TakeSeat: Gateway._sit,
     m.Host: host_or_room,
     m.ChangeTable: change_table,
+    m.AccountRegister: lambda g, conn, msg: g.accounts.register(conn, msg),
+    m.AccountLogin: lambda g, conn, msg: g.accounts.login(conn, msg),
+    m.AccountUpdate: lambda g, conn, msg: g.accounts.update(conn, msg),
 }
 """The messages the gateway answers itself (the rest go to their table)."""

@@ -16,14 +16,16 @@ target to seat him (``moved_in``). No chip is in two places at once.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.cash import Refusal
+from server.cash import Ledger, Refusal
 from server.cash.moves import MoveKind, balance_pick, move_terms, next_after_big_blind
 from server.gateway.connection import Connection
 from server.gateway.host_orders import host_message
+from server.store import Store
 from server.table import commands as tc
 from server.table.actor import TableActor
 from server.table.cash import CashState
@@ -33,7 +35,16 @@ from server.table.seats import SeatState
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
 
-__all__ = ["ROOM_OPS", "change_table", "host_or_room", "room_for_new_table", "transfer"]
+__all__ = [
+    "ROOM_OPS",
+    "archived_ledger",
+    "change_table",
+    "closing_ledger",
+    "host_or_room",
+    "relocate",
+    "room_for_new_table",
+    "transfer",
+]
 
 ROOM_OPS = frozenset({"move", "balance", "merge"})
 
@@ -44,6 +55,24 @@ def room_of(actor: TableActor) -> str | None:
     if not isinstance(actor.core.cash, CashState):
         return None
     return str(actor.config.extra.get("room") or actor.table)
+
+
+def closing_ledger(actor: TableActor, now: float) -> str | None:
+    """A cash table's ledger as it is dropped (idle for too long), to keep: the stacks still
+    on it written cashed out to their players (JSON; None for another table). The gateway
+    saves it before dropping the table (a failure keeps the table), and
+    ``GET /api/tables/<t>/ledger.csv`` serves it afterwards."""
+    cash = actor.core.cash
+    if not isinstance(cash, CashState):
+        return None
+    seats = [(s.player, s.name, s.stack) for s in actor.core.seats.values()]
+    ledger = cash.book.ledger.closed(seats, now, actor.core.hand_no)
+    return json.dumps(ledger.to_json())
+
+
+def archived_ledger(store: Store, table: str) -> Ledger | None:
+    text = store.get_meta(f"ledger:{table}")
+    return None if text is None else Ledger.from_json(json.loads(text))
 
 
 def room_listing(g: Gateway, actor: TableActor) -> dict[str, object]:
@@ -196,6 +225,35 @@ def _move(
         conn=who,
         ref=ref,
     )
+
+
+def relocate(g: Gateway, conn: Connection, table: str, seat: int) -> tuple[str, int]:
+    """Where the holder of a seat token of ``table`` sits now: a player moved while he was
+    away (balancing, a merge) comes back with his old table's token and is sent to his new
+    seat (``moved``, then that table grants the seat and a new token). Unchanged otherwise."""
+    actor = g.tables.get(table)
+    state = None if actor is None else actor.core.seats.get(seat)
+    room = None if actor is None else room_of(actor)
+    if room is None or (state is not None and state.player == conn.pid):
+        return table, seat
+    for other in g.tables.values():
+        if room_of(other) != room:
+            continue
+        for found in other.core.seats.values():
+            if found.player == conn.pid:
+                conn.invites.add(other.table)
+                invite = g.auth.invite(other.table)
+                moved = m.Moved(
+                    tournament="",
+                    table=other.table,
+                    seat=found.seat,
+                    from_table=table,
+                    reason="moved",
+                    invite=invite,
+                )
+                conn.deliver(encode(moved))
+                return other.table, found.seat
+    return table, seat
 
 
 def transfer(g: Gateway, source: TableActor, effect: Transfer) -> None:

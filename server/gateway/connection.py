@@ -41,6 +41,8 @@ class Connection:
         self.cid = secrets.token_urlsafe(9)
         self.pid: str | None = None
         self.nickname: str | None = None
+        self.member: str | None = None
+        """The member logged in on this connection (server.gateway.accounts)."""
         self.ws = ws
         self.gateway = gateway
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)

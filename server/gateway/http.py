@@ -37,7 +37,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from protocol import ErrorCode, ProtocolError
-from server.gateway.cash_room import room_listing
+from server.gateway.cash_room import archived_ledger, room_listing
 from server.store import ExportFormat, RecordReader
 from server.store.pages import Page, file_page, page_of, worker_init
 
@@ -350,6 +350,9 @@ class HttpRoutes:
             raise HttpError(403, ErrorCode.BAD_TOKEN, "this token does not open this ledger")
         actor = self.gw.tables.get(table)
         cash = None if actor is None else actor.core.cash
+        archived = archived_ledger(self.gw.store, table) if actor is None and not room else None
+        if archived is not None:  # a cash table dropped after its idle hours: its archive
+            return self._response(200, archived.csv().encode(), "text/csv; charset=utf-8")
         if actor is None or cash is None:
             raise HttpError(404, ErrorCode.UNKNOWN_TABLE, "no such cash table")
         if room:

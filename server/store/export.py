@@ -43,6 +43,7 @@ _POST_ORDER: Final = {
     "post_bb": 2,
     "post_seat_fee": 3,  # casino cash, « droit de siège »: a live big blind
     "post_dead": 3,  # casino cash, « miss blinds »: dead, with his live post if any
+    "post_option": 4,  # casino cash, the option: after the blinds and the seat fees
 }
 _LIVE_BIG: Final = ("post_bb", "post_seat_fee")
 
@@ -219,6 +220,8 @@ class _Hand:
             if kind == "post_seat_fee":  # live, on top of any blind of his this hand
                 to = street.to.get(seat, 0) + added
             text = f"posts {'small' if kind == 'post_sb' else 'big'} blind {added}"
+            if kind == "post_option":  # casino cash « option »: a live straddle of two bb
+                text = f"posts straddle {added}"
             if dead is not None:
                 text = f"posts small & big blinds {added + int(dead['added'])}"
                 allin = allin or bool(dead.get("allin"))

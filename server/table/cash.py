@@ -37,7 +37,7 @@ from server.cash import (
 )
 from server.cash.moves import waits_for_the_button
 from server.cash.positions import moving_positions
-from server.engine import Hand
+from server.engine import Hand, HandSetup
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions
 from server.engine.rake import Rake
@@ -58,6 +58,7 @@ __all__ = [
     "cash_of",
     "hand_terms",
     "offer",
+    "option_terms",
 ]
 
 MISSED_MARKS = ("sb", "bb")
@@ -82,6 +83,16 @@ class CashState:
     wait_button: set[int] = field(default_factory=set)
     """Players moved here by balancing or a merge, not dealt in while on the button or the
     small blind (casino: « il devra attendre que le bouton passe »)."""
+    straddles: set[int] = field(default_factory=set)
+    """Seats whose player posts the option whenever he is the first player after the big
+    blind (casino cash: « L'option est autorisée en Cash Game »): standing choices."""
+    enter_option: set[int] = field(default_factory=set)
+    """Arrivals who come in « directement en option » (casino cash): not dealt in until they
+    are first after the big blind, then they post the option, which is their seat fee."""
+    posting: set[int] = field(default_factory=set)
+    """The seats of the hand being dealt whose player posts the option if first after the
+    big blind: the choices as they stood at the deal (a choice never changes the hand in
+    play), saved with the cancelled hand to deal it again the same (cdc 5.4)."""
     moving: dict[int, Any] = field(default_factory=dict)
     """Seats leaving for another table of the room (their ``MoveOut``): not saved, a crash
     before the move cancels it (nothing left the table yet)."""
@@ -129,6 +140,9 @@ class CashState:
             "arrivals": [[s, a.value] for s, a in self.arrivals.items()],
             "wait_bb": sorted(self.wait_bb),
             "wait_button": sorted(self.wait_button),
+            "straddles": sorted(self.straddles),
+            "enter_option": sorted(self.enter_option),
+            "posting": sorted(self.posting),
             "dues": [[s, d.live, d.dead] for s, d in self.dues.items()],
             "first_button": self.first_button,
             "hands": self.hands,
@@ -145,6 +159,9 @@ class CashState:
         self.arrivals = {int(s): Arrival(a) for s, a in data["arrivals"]}
         self.wait_bb = {int(s) for s in data["wait_bb"]}
         self.wait_button = {int(s) for s in data.get("wait_button", [])}
+        self.straddles = {int(s) for s in data.get("straddles", [])}  # older snapshots: none
+        self.enter_option = {int(s) for s in data.get("enter_option", [])}
+        self.posting = {int(s) for s in data.get("posting", [])}
         self.dues = {int(s): Dues(int(live), int(dead)) for s, live, dead in data["dues"]}
         self.first_button = data["first_button"]
         self.hands = int(data["hands"])
@@ -173,6 +190,7 @@ class CashPolicy(FriendsPolicy):
             for seat in [s for s, a in cash.arrivals.items() if a is Arrival.NEW]:
                 del cash.arrivals[seat]
                 cash.wait_bb.discard(seat)
+                cash.enter_option.discard(seat)  # nothing to pay, nothing to wait for
         candidates, skipped = _candidates(t, cash, now)
         present = [s for s in candidates if t.seats[s].present]
         if len(present) < t.config.min_players or len(candidates) < 2:
@@ -191,10 +209,12 @@ class CashPolicy(FriendsPolicy):
         if cash.first_players == 0:
             cash.first_players = len(dealt_in)
         cash.dues = _dues(cash, positions, dealt_in)
+        cash.posting = _posting(cash, dealt_in)
         for seat in dealt_in:
             cash.arrivals.pop(seat, None)
             cash.wait_bb.discard(seat)
             cash.wait_button.discard(seat)
+            cash.enter_option.discard(seat)  # in: the option is posted at this deal
             if seat in cash.dues or seat == positions.big_blind:
                 cash.owed.pop(seat, None)  # paid now (a big blind pays the marks' big blind)
         cash.hands += 1
@@ -220,17 +240,7 @@ class CashPolicy(FriendsPolicy):
         # small blind comes in at the big blind next hand instead (he never pays both)
         for _ in range(len(candidates)):
             positions = moving_positions(t.positions, players, n, first)
-            waiting = [
-                s
-                for s in players
-                if s in cash.arrivals
-                and s != positions.big_blind
-                and (
-                    s in cash.wait_bb
-                    or (s == positions.sb_slot and len(players) > 2)
-                    or (s in cash.wait_button and waits_for_the_button(s, positions))
-                )
-            ]
+            waiting = [s for s in players if _waits(t, cash, s, positions, players)]
             if not waiting or len(players) - len(waiting) < 2:
                 return positions, players
             players = [s for s in players if s not in waiting]
@@ -266,6 +276,44 @@ class CashPolicy(FriendsPolicy):
                 cash.rake += raked
                 cash.book.rake(raked, t.now, t.hand_no)
         return super().report(t, hand, stacks, cancelled)
+
+
+def _waits(t: Play, cash: CashState, seat: int, positions: Positions, players: list[int]) -> bool:
+    """An arrival not dealt in at these ``positions`` of ``players``: one who waits for the
+    big blind (casino cash: « un joueur peut décider d'attendre la grosse blind ») or to be
+    first after it (« il est possible de rentrer sur la table directement en option »), one
+    who owes a seat fee and sits at the small blind (he comes in at the big blind next hand
+    instead: he never pays both), one moved here whom the button has not passed."""
+    if seat not in cash.arrivals:
+        return False
+    if seat in cash.enter_option:
+        return seat != _option_seat(t, players, positions)
+    if seat == positions.big_blind:
+        return False
+    return (
+        seat in cash.wait_bb
+        or (seat == positions.sb_slot and len(players) > 2)
+        or (seat in cash.wait_button and waits_for_the_button(seat, positions))
+    )
+
+
+def _option_seat(t: Play, players: list[int], positions: Positions) -> int | None:
+    """The seat that may post the option if ``players`` are dealt in at ``positions``: the
+    engine's rule (:meth:`HandSetup.option_seat`), the first live player left of the big
+    blind, three live players at least; live: present and serving no penalty at the deal
+    (``Play._dead_at_deal``)."""
+    live = sorted(s for s in players if t.seats[s].present and not t.seats[s].dead_hands)
+    if len(live) < 3:
+        return None
+    return next((s for s in live if s > positions.big_blind), live[0])
+
+
+def _posting(cash: CashState, dealt_in: list[int]) -> set[int]:
+    """The seats dealt in that post the option if first after the big blind: a standing
+    choice or an entry in option, at a table that offers it (casino cash)."""
+    if not cash.rules.option:
+        return set()
+    return {s for s in dealt_in if s in cash.straddles or s in cash.enter_option}
 
 
 def _raked(hand: Hand) -> int:
@@ -346,8 +394,8 @@ def _dues(cash: CashState, positions: Positions, dealt_in: list[int]) -> dict[in
 def _forget(cash: CashState, seat: int) -> None:
     for book in (cash.away, cash.owed, cash.arrivals, cash.dues):
         book.pop(seat, None)
-    cash.wait_bb.discard(seat)
-    cash.wait_button.discard(seat)
+    for seats in (cash.wait_bb, cash.wait_button, cash.straddles, cash.enter_option):
+        seats.discard(seat)
 
 
 def depart(t: Play, cash: CashState, state: SeatState, order: Any, now: float) -> None:
@@ -422,6 +470,20 @@ def hand_terms(
     return posts, rake
 
 
+def option_terms(t: Play, setup: HandSetup) -> int | None:
+    """The seat posting the option in the hand ``setup`` deals (its ``option``): the
+    engine's option seat, the first live player left of the big blind
+    (:meth:`HandSetup.option_seat`), when his player chose at the deal to post it (his
+    standing choice, or his entry « directement en option ») at a table that offers it
+    (casino cash: « L'option est autorisée en Cash Game »). None otherwise, and at every
+    table that is not a cash table."""
+    cash = getattr(t, "cash", None)
+    if not isinstance(cash, CashState) or not cash.rules.option:
+        return None
+    seat = setup.option_seat()
+    return seat if seat in cash.posting else None
+
+
 def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
     """The cash settings of a table a client creates (``game: cash``), checked against the
     profile's cash rules; ``None`` for a friends table. Raises ``out_of_range``."""
@@ -448,7 +510,9 @@ def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
 def cash_view(t: TableCore) -> dict[str, Any] | None:
     """What everyone at a cash table sees of it (snapshots): its limits and rules, the
     ledger's totals per player (what friends settle after the night), the waiting list, the
-    missed blinds owed, the rake; ``None`` at other tables."""
+    missed blinds owed, the rake, whether the option is offered and the seats whose players
+    post it when first after the big blind (entries in option included); ``None`` at other
+    tables."""
     cash = getattr(t, "cash", None)
     if not isinstance(cash, CashState):
         return None
@@ -473,4 +537,6 @@ def cash_view(t: TableCore) -> dict[str, Any] | None:
         "waiting": len(cash.waiting.names),
         "missed": {str(seat): list(marks) for seat, marks in cash.missed().items()},
         "rake": cash.rake,
+        "option": rules.option,
+        "straddles": sorted(cash.straddles | cash.enter_option),
     }

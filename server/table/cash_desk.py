@@ -1,4 +1,5 @@
-"""A cash table's desk: buy-ins, rebuys and top-ups, the waiting list (casino and fpc cash).
+"""A cash table's desk: buy-ins, rebuys and top-ups, the waiting list, the option (casino and
+fpc cash).
 
 Handlers of the cash commands on the pure table: each checks with the table's
 :class:`~server.cash.CashBook` (a refusal raises :class:`~server.cash.CashError` with its
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from server.table.play import Play
     from server.table.table import Table
 
-__all__ = ["add_chips", "buy_in", "join_waiting_list", "ledger_of", "refuse_seat"]
+__all__ = ["add_chips", "buy_in", "join_waiting_list", "ledger_of", "refuse_seat", "take_option"]
 
 
 def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
@@ -30,6 +31,8 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
     player = cmd.conn.player
     if player is None:
         raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+    if cmd.option and not cash.rules.option:
+        raise CashError(Refusal.OPTION, _NO_OPTION)
     refused = cash.book.refusal(player, cmd.amount, 0, now)
     if refused is None and ask_host(t, cmd):
         return  # a table that asks its host: the buy-in waits for him
@@ -44,7 +47,12 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
     if not cash.waiting.accept(cmd.seat, player):
         cash.waiting.leave(player)
     cash.arrivals[cmd.seat] = arrival
-    if cmd.wait_for_bb:
+    if cmd.option:
+        # casino cash: « il est possible de rentrer sur la table directement en option »: he
+        # waits to be first after the big blind (server.table.cash._waits), whatever
+        # wait_for_bb says, and the option he posts then is his seat fee
+        cash.enter_option.add(cmd.seat)
+    elif cmd.wait_for_bb:
         cash.wait_bb.add(cmd.seat)
     sit = c.Sit(conn=cmd.conn, seat=cmd.seat, name=cmd.name, ref=cmd.ref, approved=True)
     t.sit_with(now, sit, cmd.amount)
@@ -102,6 +110,30 @@ def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:
     t.seat_event(state, "stack")
     t.out.save_snapshot()
     t.policy.schedule(t, now)
+
+
+_NO_OPTION = "this table has no option (casino cash: « L'option est autorisée en Cash Game »)"
+
+
+def take_option(t: Table, cmd: c.TakeOption, now: float) -> None:
+    """A seated player's standing choice: post the option whenever he is the first player
+    after the big blind (``on``), or never (off: an entry in option he still waits for is
+    given up too; he comes in as any newcomer). Applied from the next deal: the seats that
+    post it in a hand are fixed when it is dealt (``CashState.posting``). Refused with
+    ``cash.option`` at a table without the option (fpc cash, ligue, a friends table)."""
+    cash = t.cash
+    if cash is None or not cash.rules.option:
+        raise CashError(Refusal.OPTION, _NO_OPTION)
+    state = t.need_seat(cmd.conn)
+    if cmd.on:
+        cash.straddles.add(state.seat)
+        text = "you post the option when first after the big blind, from the next deal"
+    else:
+        cash.straddles.discard(state.seat)
+        cash.enter_option.discard(state.seat)
+        text = "no option from the next deal"
+    t.notice(cmd.conn.cid, "option", text, "casino-option")
+    t.out.save_snapshot()
 
 
 def join_waiting_list(t: Table, cmd: c.JoinWaitingList, now: float) -> None:

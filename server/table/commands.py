@@ -60,6 +60,7 @@ __all__ = [
     "SitOut",
     "SpectatorMode",
     "TableNote",
+    "TakeOption",
     "UseBank",
     "Watch",
     "from_message",
@@ -211,13 +212,16 @@ class ShowCards:
 class BuyIn:
     """Sit at ``seat`` of a cash table with ``amount`` chips bought (server.cash.book); with
     ``wait_for_bb``, dealt in only from the big blind instead of posting a seat fee now
-    (casino cash: « un joueur peut décider d'attendre la grosse blind »)."""
+    (casino cash: « un joueur peut décider d'attendre la grosse blind »); with ``option``,
+    dealt in only once first after the big blind, posting the option, which covers his seat
+    fee (casino cash: « il est possible de rentrer sur la table directement en option »)."""
 
     conn: Conn
     seat: int
     name: str
     amount: int
     wait_for_bb: bool = False
+    option: bool = False
     ref: int | None = None
     approved: bool = False
     """The host approved it (a table that asks its host: server.table.hosting)."""
@@ -256,6 +260,17 @@ class AddChips:
 
     conn: Conn
     amount: int
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TakeOption:
+    """A seated cash player's standing choice: post the option whenever he is the first
+    player after the big blind (``on``), or never (casino cash: « L'option est autorisée en
+    Cash Game »). From the next deal."""
+
+    conn: Conn
+    on: bool
     ref: int | None = None
 
 
@@ -340,6 +355,7 @@ ConnCommand = (
     | AddChips
     | JoinWaitingList
     | RefuseSeat
+    | TakeOption
     | RunIt
     | HostOrder
     | AskChange
@@ -456,6 +472,7 @@ def seat_command(conn: Conn, message: m.TakeSeat, name: str) -> Sit | BuyIn:
         name=name,
         amount=message.buy_in,
         wait_for_bb=message.wait_for_bb,
+        option=message.option,
         ref=message.id,
     )
 
@@ -493,5 +510,6 @@ _FROM_MESSAGE: dict[type[m.Message], Callable[[Conn, Any, int | None], ConnComma
     m.AddChips: lambda conn, msg, ref: AddChips(conn=conn, amount=msg.amount, ref=ref),
     m.JoinWaitingList: lambda conn, msg, ref: JoinWaitingList(conn=conn, ref=ref),
     m.RefuseSeat: lambda conn, msg, ref: RefuseSeat(conn=conn, ref=ref),
+    m.TakeOption: lambda conn, msg, ref: TakeOption(conn=conn, on=msg.on, ref=ref),
     m.RunIt: lambda conn, msg, ref: RunIt(conn=conn, hand=msg.hand, runs=msg.runs, ref=ref),
 }

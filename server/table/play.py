@@ -27,7 +27,7 @@ from server.engine import ErrorCode as EngineCode
 from server.engine import events as ev
 from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
-from server.table.cash import hand_terms
+from server.table.cash import hand_terms, option_terms
 from server.table.commands import CallTime, Declare, ShowCards, UseBank
 from server.table.effects import HandFinished
 from server.table.phases import TablePhase, Trigger
@@ -164,6 +164,7 @@ class Play(Turns):
             board=self.dealt.board(),
             denominations=self.config.denominations,
         )
+        setup = replace(setup, option=option_terms(self, setup))  # casino cash: the option
         self.hand = Hand(setup)
         names = {s: self.seats[s].name for s in dealt_in}
         self.log = HandLog(self.hand_no, self.start_stacks, names)

@@ -197,6 +197,7 @@ def _posted(hand: Hand, names: dict[int, str], arrivals: dict[int, Any]) -> list
         ev.PostKind.SMALL_BLIND: "sb",
         ev.PostKind.BIG_BLIND: "bb",
         ev.PostKind.DEAD_BLIND: "missed_sb",
+        ev.PostKind.OPTION: "option",  # casino cash: the straddle (not a spec session step)
     }
     out = []
     for e in hand.events:

@@ -19,7 +19,7 @@ from server.cash import CashError, Refusal
 from server.engine import RuleError
 from server.table import commands as c
 from server.table.cash import CashPolicy, CashState
-from server.table.cash_desk import add_chips, buy_in, join_waiting_list, refuse_seat
+from server.table.cash_desk import add_chips, buy_in, join_waiting_list, refuse_seat, take_option
 from server.table.cash_moves import MOVE_HANDLERS
 from server.table.config import TableConfig
 from server.table.dealer import Dealer
@@ -590,6 +590,7 @@ _HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
     c.AddChips: add_chips,
     c.JoinWaitingList: join_waiting_list,
     c.RefuseSeat: refuse_seat,
+    c.TakeOption: take_option,
     c.RunIt: lambda t, cmd, now: agree(t, now, t.need_seat(cmd.conn), cmd.hand, cmd.runs),
     c.HostOrder: host_order,
     **MOVE_HANDLERS,

@@ -24,6 +24,7 @@ _POSTS = {
     "big_blind": "post_bb",
     "seat_fee": "post_seat_fee",  # casino cash: live, « droit de siège »
     "dead_blind": "post_dead",  # casino cash: « miss blinds », dead money
+    "option": "post_option",  # casino cash: « L'option est autorisée en Cash Game », live
 }
 
 
@@ -141,6 +142,8 @@ class HandLog:
         seat, kind = int(e.player), _POSTS[e.kind.value]
         self.stacks[seat] -= e.amount
         self._log(seat, kind, e.amount, e.amount, e.allin)
+        if e.kind is ev.PostKind.OPTION:
+            self.last_actor = seat  # the preflop turn starts on the option's left
         return self._action(seat, kind, e.amount, e.amount, e.allin, e.rule, "")
 
     def _dead(self, e: ev.DeadHand, committed: Callable[[str], int]) -> TableEvent:

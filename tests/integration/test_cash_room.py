@@ -181,3 +181,60 @@ async def test_a_room_balances_its_tables_and_moves_a_player_who_asks(launch: La
     for made in (one, two):
         assert ledger(server, made.table, made.host) == before[made.table]
         balanced(server, made, await stacks(server, made))
+
+
+@pytest.mark.asyncio
+async def test_an_idle_cash_table_is_dropped_but_its_ledger_and_chips_are_kept(
+    launch: Launch,
+) -> None:
+    # a cash table nobody plays at for ``idle_table_hours`` is dropped; the chips still on
+    # it are written cashed out to their players in the archived ledger, which the same
+    # tokens still open (the friends settle with it)
+    server = launch(idle_table_hours=0.001)  # 3.6 s
+    host = await host_client(server)
+    made = await create(host, "Lundi")
+    await host.close()
+    ana = await sit(server, made, "ana", 2)
+    await ana.close()
+    for _ in range(150):  # the room route answers only while the table runs
+        if server.get(f"/api/tables/{made.table}/room?t={made.invite}")[0] == 404:
+            break
+        await asyncio.sleep(0.2)
+    else:
+        raise AssertionError("the idle cash table was not dropped")
+    entries = ledger(server, made.table, made.invite)
+    lines = [(e["move"], e["name"], e["amount"], e["by"]) for e in entries]
+    assert lines == [("buy_in", "ana", "1000", ""), ("cash_out", "ana", "1000", "closed")]
+    server.stop()
+    server.start()
+    assert ledger(server, made.table, made.host) == entries
+
+
+@pytest.mark.asyncio
+async def test_a_player_merged_away_while_offline_comes_back_at_his_new_seat(
+    launch: Launch,
+) -> None:
+    server = launch()
+    host = await host_client(server)
+    one = await create(host, "Table 1")
+    two = await create(host, "Table 2", room=one.host)
+    ana = await sit(server, two, "ana", 3)
+    token = ana.seat_token
+    await ana.close()  # gone: her seat stays, with her chips
+    await sit(server, one, "bob", 1)
+    await host.send(m.Host(table=two.table, token=two.host, op="merge", to=one.table, id=5))
+    for _ in range(100):
+        entries = ledger(server, one.table, one.host)
+        if any(e["move"] == "moved_in" for e in entries):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the merge did not bring ana")
+    # she comes back with her old table's seat token: she is sent to her new seat
+    back = await WsClient.connect(server.port, "ana-back")
+    await back.hello(token)
+    moved = await back.wait_type(m.Moved, 5)
+    assert (moved.table, moved.from_table) == (one.table, two.table) and moved.invite
+    seated = await back.wait_for(lambda x: isinstance(x, m.Seated), 5)
+    assert isinstance(seated, m.Seated) and seated.table == one.table
+    assert seated.seat == moved.seat
