@@ -10,7 +10,7 @@ import { showError } from "./ui.js";
 
 export const hostToken = (s) => (s.table ? localStorage.getItem(KEY.host(s.table)) : null);
 
-function hostOrder(op, fields = {}) {
+export function hostOrder(op, fields = {}) {
   const s = store.state;
   command("host", { token: hostToken(s), op, ...fields });
 }
@@ -86,11 +86,39 @@ function renderRuns(tb) {
   $("run-boards").replaceChildren(...rows);
 }
 
+// A casino player asks to change table (a `seat_request` with `to`): « il devra obtenir
+// l'accord du superviseur » (casino cash); the host agrees with `move`, or lets it be.
+function changeRequest(s, seat, r) {
+  const tb = s.t;
+  const li = el("li", "host-request change-request");
+  li.dataset.seat = seat;
+  li.dataset.to = r.to;
+  const found = s.room.tables.find((x) => x.table === r.to);
+  const what = t("asksChange").replace("%p", r.player).replace("%t", found ? found.name : r.to);
+  const drop = () => {
+    delete tb.requests[seat];
+    store.update();
+  };
+  const dismiss = button("small", "×", drop);
+  dismiss.setAttribute("aria-label", t("dismiss"));
+  dismiss.title = t("dismiss");
+  li.append(
+    el("span", "", what),
+    button("small primary", t("approveChange"), () => {
+      hostOrder("move", { seat: Number(seat), to: r.to });
+      drop();
+    }),
+    dismiss,
+  );
+  return li;
+}
+
 function renderHost(s) {
   const tb = s.t;
   const isHost = Boolean(hostToken(s)) && s.mode === "table";
   if (!show($("host-panel"), isHost)) return;
   const items = Object.entries(tb.requests).map(([seat, r]) => {
+    if (r.to) return changeRequest(s, seat, r);
     const li = el("li", "host-request");
     li.dataset.seat = seat;
     const what = `${r.player} → ${t("seatWord")} ${seat}${r.buyIn ? ` (${fmt(r.buyIn)})` : ""}`;

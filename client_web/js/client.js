@@ -3,6 +3,7 @@
 import { applySnapshot, EVENTS, PRIVATE } from "./events.js";
 import { errorText, ruleText, t } from "./i18n.js";
 import { PROTOCOL_VERSION, reconnectNow, send, sequenced } from "./net.js";
+import { followMove } from "./room.js";
 import { KEY, store } from "./store.js";
 import { showError } from "./ui.js";
 
@@ -30,6 +31,14 @@ export function tableHooks(extra) {
 
 export function handleTableMessage(msg) {
   const s = store.state;
+  if (msg.t === "moved" && msg.invite && s.mode === "table") {
+    followMove(msg); // a cash room's move: the new table's snapshot and seat follow
+    return;
+  }
+  if (msg.t === "seated") {
+    PRIVATE.seated(s.t, msg); // (another table's: only its token is kept, under its name)
+    return;
+  }
   if (msg.table !== undefined && msg.table !== s.table) return;
   if (msg.t === "snapshot") {
     applySnapshot(msg);
@@ -52,7 +61,9 @@ export function handleTableMessage(msg) {
 // the controls.
 export function refusal(msg, prefix = "") {
   const tb = store.state.t;
+  const room = store.state.room;
   if (tb.pre && msg.ref === tb.pre.id) tb.pre = null;
+  if (room.asked && msg.ref === room.askId) room.asked = ""; // the change asked is refused
   if (tb.acted && msg.ref === tb.acted.id) {
     // a decision already closed (we answered it, or it changed): nothing to say
     if (msg.code === "stale_decision") return;

@@ -133,6 +133,7 @@ const seatStatus = {
   },
   left(t, msg) {
     delete t.seats[msg.seat];
+    delete t.requests[msg.seat]; // a change asked of the host: gone with the player
     if (msg.seat === t.you) {
       t.you = null;
       localStorage.removeItem(KEY.seat(store.state.table));
@@ -315,14 +316,19 @@ export const PRIVATE = {
     if (!t.clock || t.clock.seat !== msg.seat) setClock(t, msg.seat, "action", msg.remaining_ms);
   },
   seated(t, msg) {
+    // the token of the seat's own table (it rotates at every login: keep the newest); a
+    // seat at another table (a cash room's move, docs/protocol.md) changes nothing here
+    const table = msg.table ?? store.state.table;
+    localStorage.setItem(KEY.seat(table), msg.token);
+    if (table !== store.state.table) return;
     t.you = msg.seat;
     t.lastSeat = msg.seat;
     t.bustedMe = false;
-    localStorage.setItem(KEY.seat(store.state.table), msg.token); // it rotates at every login: keep the newest
   },
   seat_request(t, msg) {
-    // a player asks to sit at a table whose host approves: the host's panel lists it
-    t.requests[msg.seat] = { player: msg.player, buyIn: msg.buy_in ?? null };
+    // a player asks to sit at a table whose host approves, or (`to`) a seated player of a
+    // casino cash room asks to change table: the host's panel lists it
+    t.requests[msg.seat] = { player: msg.player, buyIn: msg.buy_in ?? null, to: msg.to || null };
   },
   notice(t, msg) {
     const text = say("notice", msg);

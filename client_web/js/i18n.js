@@ -129,6 +129,9 @@ const MESSAGE_FR = {
   "malformed token": "lien invalide (jeton abîmé)",
   "this token is for another tournament": "ce lien est celui d'un autre tournoi",
   "say hello with a nickname first": "choisissez d'abord un pseudo",
+  "the room's tables are balanced": "les tables de la salle sont déjà équilibrées",
+  "nobody with chips sits there": "personne avec des jetons à ce siège",
+  "this host token is for another table": "ce jeton d'hôte est celui d'une autre table",
 };
 
 export function errorText(code, message, lang) {

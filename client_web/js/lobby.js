@@ -2,7 +2,7 @@
 // the tables this browser knows, and the server's tournaments (register, open).
 import { $, button, el } from "./dom.js";
 import { errorText, fmt, t, words } from "./i18n.js";
-import { PROTOCOL_VERSION, decodeFrame, encodeFrame, wsUrl } from "./net.js";
+import { createTable } from "./net.js";
 import { KEY, loadJSON, saveJSON, store } from "./store.js";
 import { badgeNode, changed, showError } from "./ui.js";
 
@@ -50,7 +50,6 @@ function lobbyCreate() {
     starting_stack: Math.max(bb, Number($("c-stack").value) || 10000),
     action_seconds: Math.max(1, Math.min(3600, Number($("c-clock").value) || 30)),
     approval: $("c-approval").checked,
-    id: 1,
   };
   if ($("c-game").value === "cash") {
     // a cash table (docs/cash.md): buy-ins within the limits, 20 and 100 big blinds by default
@@ -60,33 +59,21 @@ function lobbyCreate() {
   }
   if ($("c-runs").checked) message.run_it = 2; // any table: both players all-in must agree
   $("create").disabled = true;
-  const ws = new WebSocket(wsUrl());
-  ws.binaryType = "arraybuffer";
-  ws.onopen = () => {
-    ws.send(encodeFrame({ t: "hello", version: PROTOCOL_VERSION, nickname: store.state.nick || undefined }));
-    ws.send(encodeFrame(message));
-  };
-  ws.onmessage = (event) => {
-    const msg = decodeFrame(event.data);
-    if (msg.t === "table_created") {
+  createTable(message)
+    .then((msg) => {
       const link = inviteLink(msg.table, msg.invite);
       if (msg.host) localStorage.setItem(KEY.host(msg.table), msg.host); // our host token
+      saveJSON(KEY.settings(msg.table), { approval: message.approval }); // a room's next table asks the same
       rememberTable(msg.table, message.name, msg.invite);
       $("created-link").value = link;
       $("open-table").href = link;
       $("created").hidden = false;
-      $("create").disabled = false;
       store.update();
-      ws.close();
-    } else if (msg.t === "error") {
-      showError(errorText(msg.code, msg.message, store.state.lang));
+    })
+    .catch((msg) => showError(errorText(msg.code, msg.message, store.state.lang)))
+    .finally(() => {
       $("create").disabled = false;
-      ws.close();
-    }
-  };
-  ws.onclose = () => {
-    $("create").disabled = false;
-  };
+    });
 }
 
 export async function loadTournaments() {

@@ -39,6 +39,14 @@ export function movedText(m) {
     .replace("%r", words().moveReasons[m.reason] || m.reason);
 }
 
+// "You move from Jeudi to Jeudi 2 (tables balanced by the host)": a cash room's move (the
+// new table's name from the room's listing, else from its snapshot once it came)
+export function roomMoveText(m) {
+  const s = store.state;
+  const name = m.name || (s.table === m.table && s.t.config ? s.t.config.name : m.table);
+  return t("roomMoved").replace("%f", m.fromName || m.from).replace("%t", name)
+    .replace("%r", words().roomReasons[m.reason] || m.reason);
+}
 
 // kind -> (msg) -> [text maker, css class, hand record link]
 const LINES = {
@@ -65,6 +73,7 @@ const LINES = {
     m.kind === "time" ? "notice" : ""],
   chat: (m) => [() => `${m.player} ${t("says")}: ${m.text}`, "chat"],
   moved: (m) => [() => movedText(m), "notice"],
+  roomMove: (m) => [() => roomMoveText(m), "notice moved"],
   notice: (m) => [() => `⚑ ${noteText(m.text, store.state.lang, fmt)}${m.rule ? ` (${ruleText(m.rule)})` : ""}`, "notice"],
   proof: (m) => [() => `${t("handNo")} ${m.hand}: ${m.problems.length ? `✗ ${t("holeFailed")}: ${m.problems.join("; ")}` : `✓ ${t("holeVerified")}`}`,
     m.problems.length ? "notice" : "fair"],

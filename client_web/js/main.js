@@ -12,6 +12,7 @@ import { t, translatePage } from "./i18n.js";
 import { loadTournaments, renderLobby, rememberTable, setupLobby } from "./lobby.js";
 import { renderLog, restoreLog } from "./log.js";
 import { PROTOCOL_VERSION, command, connect, send } from "./net.js";
+import { renderRoom, setupRoom } from "./room.js";
 import { playSounds, setupSounds } from "./sound.js";
 import { KEY, freshTable, store } from "./store.js";
 import { buyIn, layoutFelt, renderTable } from "./table.js";
@@ -68,6 +69,7 @@ function render() {
       renderTable();
       renderControls();
       renderCash(s);
+      renderRoom(s);
       renderLog();
       drawClocks();
     }
@@ -156,6 +158,7 @@ function startTable() {
   $("table-view").hidden = false;
   setupControls();
   setupCash();
+  setupRoom();
   setupTalk();
   setupHistory();
   s.t.log = restoreLog(s.table);

@@ -30,6 +30,28 @@ export function command(type, fields) {
   return send({ t: type, table: store.state.table, id, ...fields }) ? id : null;
 }
 
+// Create a table over a connection of its own (the page's may be at another table): the
+// server's `table_created`, or its `error` as the rejection.
+export function createTable(message) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(wsUrl());
+    ws.binaryType = "arraybuffer";
+    ws.onopen = () => {
+      ws.send(encodeFrame({ t: "hello", version: PROTOCOL_VERSION, nickname: store.state.nick || undefined }));
+      ws.send(encodeFrame({ ...message, t: "create", id: 1 }));
+    };
+    ws.onmessage = (event) => {
+      const msg = decodeFrame(event.data);
+      if (msg.t !== "table_created" && msg.t !== "error") return;
+      if (msg.t === "table_created") resolve(msg);
+      else reject(msg);
+      ws.close();
+    };
+    // (nothing once settled) the connection failed before an answer
+    ws.onclose = () => reject({ code: "closed", message: "the connection closed" });
+  });
+}
+
 // Open the connection; `hooks.open()` says hello, `hooks.message(msg)` takes each message,
 // `hooks.status(key)` follows the connection's state.
 export function connect(hooks) {

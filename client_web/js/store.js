@@ -10,6 +10,7 @@ const TABLE = TOURNAMENT ? "" : params.get("table") || "";
 export const KEY = {
   seat: (table) => `brasseur.seat.${table}`, // the newest seat token
   host: (table) => `brasseur.host.${table}`, // the host token of a table we created
+  settings: (table) => `brasseur.settings.${table}`, // {approval}: what a table we created asks
   proofs: (table) => `brasseur.proofs.${table}`, // commitments, hole cards and proofs by hand
   hands: (table) => `brasseur.hands.${table}`, // hands finished with a record
   log: (table) => `brasseur.log.${table}`, // (session) the log's messages
@@ -113,6 +114,10 @@ const state = {
     folded: null,
   },
   lobby: { tournaments: null, created: null },
+  // the room of the cash table shown (GET /api/tables/<t>/room): its tables, the last one
+  // the host added, whether the page is fetching it, the table we asked the host to change
+  // to (and the command's id, whose refusal clears it)
+  room: { for: "", room: "", tables: [], loading: false, at: 0, created: null, asked: "", askId: null },
   ui: { wasMyTurn: false, drawn: {}, amountFor: null },
 };
 
