@@ -17,7 +17,6 @@ import resource
 import secrets
 import socket
 import time
-from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -30,9 +29,7 @@ from server.accounts import MemberStore
 from server.dealing import Signer
 from server.gateway.accounts import AccountDesk
 from server.gateway.cash_room import (
-    change_table,
     closing_ledger,
-    host_or_room,
     relocate,
     room_for_new_table,
     transfer,
@@ -43,6 +40,7 @@ from server.gateway.guard import Guard, guarded_connection
 from server.gateway.housekeeping import Activity, review, sweep_every
 from server.gateway.http import HttpRoutes, Metrics
 from server.gateway.limits import ACCEPT_BATCH, Limits
+from server.gateway.routes import ROUTES
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import Client, TableActor
@@ -98,7 +96,9 @@ class Gateway:
             time.time,
             NonceBook(store.get_meta, store.set_meta),
         )
-        self.accounts = AccountDesk(members or MemberStore(":memory:"), self.auth, time.time)
+        self.accounts: AccountDesk = AccountDesk(
+            members or MemberStore(":memory:"), self.auth, time.time
+        )
         self.tables: dict[str, TableActor] = {}
         self.connections: dict[str, Connection] = {}
         self.activity: dict[str, Activity] = {}
@@ -407,7 +407,7 @@ class Gateway:
             return
         if not conn.hello:
             raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
-        route = _ROUTES.get(type(message))
+        route = ROUTES.get(type(message))
         if route is not None:
             route(self, conn, message)
             return
@@ -422,35 +422,6 @@ class Gateway:
         actor.submit(tc.from_message(actor.conn(conn), message), conn)
         if isinstance(message, m.LeaveTable):
             conn.tables.discard(table)
-
-    def _register(self, conn: Connection, message: m.Register) -> None:
-        live = self._tournament(message.tournament)
-        if not conn.nickname:
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
-        if message.tournament in conn.registered:
-            # one entry per person: a new nickname on the same connection is the same person
-            raise ProtocolError(ErrorCode.ALREADY_REGISTERED, "you are already registered")
-        if not self.guard.registrations.take(conn.address, self.clock.now()):
-            raise ProtocolError(
-                ErrorCode.REGISTRATION_LIMIT,
-                "too many registrations from your address: try again later",
-            )
-        conn.registered.add(message.tournament)
-        conn.tournaments.add(message.tournament)
-        live.host.register(conn, conn.nickname, message.id)
-
-    def _follow(self, conn: Connection, message: m.FollowTournament) -> None:
-        live = self._tournament(message.tournament)
-        conn.tournaments.add(message.tournament)
-        live.host.follow(conn, message.token)
-        if message.token:  # a registered player (the token was checked): no second entry
-            conn.registered.add(message.tournament)
-
-    def _call_director(self, conn: Connection, message: m.CallDirector) -> None:
-        tid = self._table(message.table).config.extra.get("tournament")
-        if not isinstance(tid, str) or tid not in self.tournaments:
-            raise ProtocolError(ErrorCode.NOT_SEATED, "no director at a friends table")
-        self.tournaments[tid].host.call_director(conn, message.table, message.hand, message.text)
 
     def _join(self, conn: Connection, message: m.JoinTable) -> None:
         actor = self._table(message.table)
@@ -577,23 +548,3 @@ class Gateway:
 
     def describe(self) -> dict[str, Any]:
         return {"tables": sorted(self.tables)}
-
-
-_ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
-    m.CreateTable: Gateway._create,
-    m.Register: Gateway._register,
-    m.FollowTournament: Gateway._follow,
-    m.Direct: lambda g, conn, msg: g._tournament(msg.tournament).host.console(conn, msg),
-    m.Abandon: lambda g, conn, msg: g._tournament(msg.tournament).host.abandon(msg.token),
-    m.Rebuy: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
-    m.Reenter: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
-    m.CallDirector: Gateway._call_director,
-    m.JoinTable: Gateway._join,
-    m.TakeSeat: Gateway._sit,
-    m.Host: host_or_room,
-    m.ChangeTable: change_table,
-    m.AccountRegister: lambda g, conn, msg: g.accounts.register(conn, msg),
-    m.AccountLogin: lambda g, conn, msg: g.accounts.login(conn, msg),
-    m.AccountUpdate: lambda g, conn, msg: g.accounts.update(conn, msg),
-}
-"""The messages the gateway answers itself (the rest go to their table)."""

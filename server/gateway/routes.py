@@ -1,0 +1,69 @@
+"""The messages the gateway answers itself (the rest go to their table), and its handlers of
+a tournament's registration: a module beside the gateway, which reads ``ROUTES``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from protocol import ErrorCode, ProtocolError
+from protocol import messages as m
+from server.gateway.cash_room import change_table, host_or_room
+from server.gateway.connection import Connection
+
+if TYPE_CHECKING:
+    from server.gateway.app import Gateway
+
+__all__ = ["ROUTES", "call_director", "follow", "register"]
+
+
+def register(g: Gateway, conn: Connection, message: m.Register) -> None:
+    live = g._tournament(message.tournament)
+    if not conn.nickname:
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
+    if message.tournament in conn.registered:
+        # one entry per person: a new nickname on the same connection is the same person
+        raise ProtocolError(ErrorCode.ALREADY_REGISTERED, "you are already registered")
+    if not g.guard.registrations.take(conn.address, g.clock.now()):
+        raise ProtocolError(
+            ErrorCode.REGISTRATION_LIMIT,
+            "too many registrations from your address: try again later",
+        )
+    conn.registered.add(message.tournament)
+    conn.tournaments.add(message.tournament)
+    live.host.register(conn, conn.nickname, message.id)
+
+
+def follow(g: Gateway, conn: Connection, message: m.FollowTournament) -> None:
+    live = g._tournament(message.tournament)
+    conn.tournaments.add(message.tournament)
+    live.host.follow(conn, message.token)
+    if message.token:  # a registered player (the token was checked): no second entry
+        conn.registered.add(message.tournament)
+
+
+def call_director(g: Gateway, conn: Connection, message: m.CallDirector) -> None:
+    tid = g._table(message.table).config.extra.get("tournament")
+    if not isinstance(tid, str) or tid not in g.tournaments:
+        raise ProtocolError(ErrorCode.NOT_SEATED, "no director at a friends table")
+    g.tournaments[tid].host.call_director(conn, message.table, message.hand, message.text)
+
+
+ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
+    m.CreateTable: lambda g, conn, msg: g._create(conn, msg),
+    m.Register: register,
+    m.FollowTournament: follow,
+    m.Direct: lambda g, conn, msg: g._tournament(msg.tournament).host.console(conn, msg),
+    m.Abandon: lambda g, conn, msg: g._tournament(msg.tournament).host.abandon(msg.token),
+    m.Rebuy: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
+    m.Reenter: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
+    m.CallDirector: call_director,
+    m.JoinTable: lambda g, conn, msg: g._join(conn, msg),
+    m.TakeSeat: lambda g, conn, msg: g._sit(conn, msg),
+    m.Host: host_or_room,
+    m.ChangeTable: change_table,
+    m.AccountRegister: lambda g, conn, msg: g.accounts.register(conn, msg),
+    m.AccountLogin: lambda g, conn, msg: g.accounts.login(conn, msg),
+    m.AccountUpdate: lambda g, conn, msg: g.accounts.update(conn, msg),
+}
+"""The messages the gateway answers itself (the rest go to their table)."""
