@@ -29,6 +29,7 @@ from typing import Any
 
 from server import datadir
 from server.accounts import MemberStore
+from server.accounts.redis_store import RedisMemberStore
 from server.cash import cash_rules
 from server.dealing import Signer
 from server.gateway.app import Gateway
@@ -304,7 +305,11 @@ async def amain(args: argparse.Namespace) -> None:
         limits=limits_from(args),
         token_secret=secret,
         public_url=args.public_url,
-        members=MemberStore(Path(args.data) / "members.sqlite"),
+        members=(  # several processes: one account whichever process a member reaches
+            RedisMemberStore(link.client, link.prefix)
+            if link is not None
+            else MemberStore(Path(args.data) / "members.sqlite")
+        ),
     )
     datadir.prepare(Path(args.data))  # the members' file just created: 0600
     restored = gateway.restore_tables()

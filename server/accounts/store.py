@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Protocol
 
 from server.accounts.members import Member, MemberError
 
-__all__ = ["MemberStore", "MemberStoreError"]
+__all__ = ["MemberBook", "MemberStore", "MemberStoreError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS members (
@@ -25,6 +26,18 @@ CREATE TABLE IF NOT EXISTS members (
     created REAL NOT NULL
 )
 """
+
+
+class MemberBook(Protocol):
+    """Where members are kept: this SQLite file alone, or Redis for several processes
+    (server.accounts.redis_store)."""
+
+    def add(self, member: Member) -> None: ...
+    def update(self, member: Member) -> None: ...
+    def by_login(self, login: str) -> Member | None: ...
+    def by_id(self, member_id: str) -> Member | None: ...
+    def count(self) -> int: ...
+    def close(self) -> None: ...
 
 
 class MemberStoreError(RuntimeError):

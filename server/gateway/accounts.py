@@ -23,7 +23,6 @@ from server.accounts import (
     AttemptGuard,
     Member,
     MemberError,
-    MemberStore,
     PasswordError,
     ScryptParams,
     check_display,
@@ -33,7 +32,7 @@ from server.accounts import (
     verify_password,
 )
 from server.accounts.members import LANGUAGES
-from server.accounts.store import MemberStoreError
+from server.accounts.store import MemberBook, MemberStoreError
 from server.gateway.connection import Connection
 from server.tokens import TokenAuthority
 
@@ -53,7 +52,7 @@ def _dummy_hash(params: ScryptParams) -> str:
 class AccountDesk:
     def __init__(
         self,
-        store: MemberStore,
+        store: MemberBook,
         auth: TokenAuthority,
         now: Callable[[], float],
         params: ScryptParams | None = None,

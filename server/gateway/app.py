@@ -26,6 +26,7 @@ from websockets.http11 import Request, Response
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
 from server.accounts import MemberStore
+from server.accounts.store import MemberBook
 from server.dealing import Signer
 from server.gateway.accounts import AccountDesk
 from server.gateway.cash_room import (
@@ -73,7 +74,7 @@ class Gateway:
         redis: RedisLink | None = None,
         limits: Limits | None = None,
         token_secret: bytes | None = None,
-        members: MemberStore | None = None,
+        members: MemberBook | None = None,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
