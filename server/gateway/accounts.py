@@ -15,6 +15,7 @@ import functools
 import logging
 import secrets
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
@@ -160,15 +161,7 @@ class AccountDesk:
             raise ProtocolError("account.weak_password", str(exc)) from None
         except MemberError as exc:
             raise ProtocolError(exc.code, exc.message) from None
-        changed = Member(
-            id=member.id,
-            login=member.login,
-            display=display or member.display,
-            lang=msg.lang or member.lang,
-            password_hash=member.password_hash,
-            version=member.version,
-            created=member.created,
-        )
+        changed = replace(member, display=display or member.display, lang=msg.lang or member.lang)
         if msg.new_password is None:
             self._save(changed, new=False)
             self._answer(conn, changed, msg.id)
@@ -187,15 +180,7 @@ class AccountDesk:
             raise ProtocolError("account.bad_credentials", "the current password is wrong")
         self.guard.succeeded(key)
         hashed = await self._hash(msg.new_password or "")
-        renewed = Member(
-            id=member.id,
-            login=member.login,
-            display=member.display,
-            lang=member.lang,
-            password_hash=hashed,
-            version=member.version + 1,
-            created=member.created,
-        )
+        renewed = replace(member, password_hash=hashed, version=member.version + 1)
         self._save(renewed, new=False)  # the older sessions end with this write
         self._answer(conn, renewed, msg.id)
 
