@@ -26,6 +26,10 @@ __all__ = [
     "Host",
     "JoinTable",
     "JoinWaitingList",
+    "LeagueCreate",
+    "LeagueEventCreate",
+    "LeagueGet",
+    "LeagueJoin",
     "LeaveTable",
     "Muck",
     "Ping",
@@ -35,6 +39,7 @@ __all__ = [
     "Register",
     "Resync",
     "RunIt",
+    "SeasonCreate",
     "Show",
     "SitIn",
     "SitOut",
@@ -148,6 +153,71 @@ class AccountUpdate(Message):
     lang: str | None = _f(8, None)
     password: str | None = _f(256, None)
     new_password: str | None = _f(256, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueCreate(Message):
+    """Create a league owned by the member of the session token ``member``: answered by
+    ``league`` (with its invite)."""
+
+    TYPE: ClassVar[str] = "league_create"
+    member: str = _f(1024)
+    name: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueJoin(Message):
+    """Join the league of an ``invite`` as a member: answered by ``league``."""
+
+    TYPE: ClassVar[str] = "league_join"
+    member: str = _f(1024)
+    invite: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueGet(Message):
+    """A league as the member sees it (his role, its seasons and events): ``league``."""
+
+    TYPE: ClassVar[str] = "league_get"
+    member: str = _f(1024)
+    league: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonCreate(Message):
+    """A league's owner or director opens a season: ``points`` is ``fpc_tour_des_potes``,
+    ``fpc_sit_and_go`` or ``places:<points of the 1st,2nd,...>``; ``best_of`` overrides the
+    system's N of "best N results". Answered by ``league``."""
+
+    TYPE: ClassVar[str] = "season_create"
+    member: str = _f(1024)
+    league: str = _f(NAME)
+    name: str = _f(NAME)
+    points: str = _f(1024)
+    best_of: int | None = _f(1000, None)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueEventCreate(Message):
+    """A league's owner or director schedules an event of a season: its tournament (the
+    shipped ``structure``) is created at once, registration open, and starts by itself at
+    ``starts_at`` (unix seconds) if enough players registered. Answered by ``league``."""
+
+    TYPE: ClassVar[str] = "league_event_create"
+    member: str = _f(1024)
+    league: str = _f(NAME)
+    season: str = _f(NAME)
+    name: str = _f(NAME)
+    kind: str = _f(16, "tournament")
+    structure: str = _f(NAME)
+    starts_at: int = _f(BIG)
+    requires_account: bool = _f(1, True)
+    satellite_of: str | None = _f(NAME, None)
     id: int | None = _f(BIG, None)
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "HandStart",
     "HoleCards",
     "HoleProof",
+    "League",
     "Moved",
     "Notice",
     "Pong",
@@ -58,6 +59,25 @@ class Account(Message):
     display: str = _f(NAME)
     lang: str = _f(8)
     token: str = _f(1024)
+    ref: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class League(Message):
+    """Private: a league as the member sees it, the answer to every ``league_*`` and
+    ``season_create`` request. ``role``: owner, director or member; ``invite`` for the owner
+    and directors only; ``seasons``: each ``{"id", "name", "points", "best_of", "events"}``,
+    an event ``{"id", "name", "kind", "structure", "starts_at", "requires_account",
+    "tournament", "status", "satellite_of", "note"}`` (and ``director``, its console token,
+    for the owner and directors). See docs/leagues.md."""
+
+    TYPE: ClassVar[str] = "league"
+    league: str = _f(NAME)
+    name: str = _f(NAME)
+    role: str = _f(16)
+    members: int = _f(BIG)
+    invite: str | None = _f(NAME, None)
+    seasons: tuple[dict[str, Any], ...] = _f(1000, ())
     ref: int | None = _f(BIG, None)
 
 

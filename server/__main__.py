@@ -34,6 +34,7 @@ from server.cash import cash_rules
 from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.gateway.limits import Limits
+from server.league.store import LeagueStore
 from server.runtime import freeze_startup_objects, tune_gc
 from server.store import Store
 from server.table.clock import AcceleratedClock, Clock, RealClock
@@ -310,10 +311,12 @@ async def amain(args: argparse.Namespace) -> None:
             if link is not None
             else MemberStore(Path(args.data) / "members.sqlite")
         ),
+        leagues=LeagueStore(Path(args.data) / "leagues.sqlite"),  # docs/leagues.md
     )
-    datadir.prepare(Path(args.data))  # the members' file just created: 0600
+    datadir.prepare(Path(args.data))  # the members' and leagues' files just created: 0600
     restored = gateway.restore_tables()
     tournaments = gateway.restore_tournaments()
+    gateway.leagues.restore()  # the league events' timers, and results stored meanwhile
     if not restored:
         gateway.create_table(
             TableConfig(
@@ -364,6 +367,7 @@ async def amain(args: argparse.Namespace) -> None:
     server.close()
     await gateway.close()
     gateway.accounts.store.close()
+    gateway.leagues.store.close()
     store.close()
 
 

@@ -39,9 +39,12 @@ from server.gateway.connection import SEND_BUFFER, WRITE_LIMIT, Connection
 from server.gateway.creating import check_create, table_config
 from server.gateway.guard import Guard, guarded_connection
 from server.gateway.housekeeping import Activity, review, sweep_every
-from server.gateway.http import HttpRoutes, Metrics
+from server.gateway.http import Metrics
+from server.gateway.league_http import LeagueRoutes
+from server.gateway.leagues import LeagueDesk
 from server.gateway.limits import ACCEPT_BATCH, Limits
 from server.gateway.routes import ROUTES
+from server.league.store import LeagueStore
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import Client, TableActor
@@ -75,6 +78,7 @@ class Gateway:
         limits: Limits | None = None,
         token_secret: bytes | None = None,
         members: MemberBook | None = None,
+        leagues: LeagueStore | None = None,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
@@ -100,12 +104,13 @@ class Gateway:
         self.accounts: AccountDesk = AccountDesk(
             members or MemberStore(":memory:"), self.auth, time.time
         )
+        self.leagues = LeagueDesk(self, leagues or LeagueStore(":memory:"))
         self.tables: dict[str, TableActor] = {}
         self.connections: dict[str, Connection] = {}
         self.activity: dict[str, Activity] = {}
         """What the sweeper last saw of each friends table (server.gateway.housekeeping)."""
         self._sweeper: asyncio.Task[None] | None = None
-        self.http = HttpRoutes(self)
+        self.http = LeagueRoutes(self)  # HttpRoutes with the leagues' standings
         self.server: Server | None = None
         self.max_tables = max_tables
         self.table_defaults = dict(table_defaults or {})
@@ -291,6 +296,7 @@ class Gateway:
         return self.server
 
     async def close(self) -> None:
+        self.leagues.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
         for actor in self.tables.values():

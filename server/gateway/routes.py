@@ -10,6 +10,8 @@ from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
 from server.gateway.cash_room import change_table, host_or_room
 from server.gateway.connection import Connection
+from server.gateway.league_events import register_as
+from server.gateway.leagues import league_request
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
@@ -21,6 +23,8 @@ def register(g: Gateway, conn: Connection, message: m.Register) -> None:
     live = g._tournament(message.tournament)
     if not conn.nickname:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
+    # a league event: an account may be required, and a member enters under his own id
+    player = g.leagues.entry_for(conn, message.tournament)
     if message.tournament in conn.registered:
         # one entry per person: a new nickname on the same connection is the same person
         raise ProtocolError(ErrorCode.ALREADY_REGISTERED, "you are already registered")
@@ -31,7 +35,10 @@ def register(g: Gateway, conn: Connection, message: m.Register) -> None:
         )
     conn.registered.add(message.tournament)
     conn.tournaments.add(message.tournament)
-    live.host.register(conn, conn.nickname, message.id)
+    if player is None:
+        live.host.register(conn, conn.nickname, message.id)
+    else:
+        register_as(live, conn, player, conn.nickname, message.id)
 
 
 def follow(g: Gateway, conn: Connection, message: m.FollowTournament) -> None:
@@ -65,5 +72,10 @@ ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.AccountRegister: lambda g, conn, msg: g.accounts.register(conn, msg),
     m.AccountLogin: lambda g, conn, msg: g.accounts.login(conn, msg),
     m.AccountUpdate: lambda g, conn, msg: g.accounts.update(conn, msg),
+    m.LeagueCreate: league_request,
+    m.LeagueJoin: league_request,
+    m.LeagueGet: league_request,
+    m.SeasonCreate: league_request,
+    m.LeagueEventCreate: league_request,
 }
 """The messages the gateway answers itself (the rest go to their table)."""

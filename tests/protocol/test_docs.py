@@ -3,7 +3,7 @@
 - docs/protocol.md's "Error codes" lists every code the server and protocol sources can send
   (found by reading them: ``ErrorCode.X`` of the protocol and, prefixed ``rule.``, of the
   engine; ``tournament.`` + each refusal reason; literal ``"tournament.x"`` and
-  ``"account.x"`` codes), and no
+  ``"account.x"`` and ``"league.x"`` codes), and no
   code they cannot send.
 - Every message example of docs/protocol.md is a valid message of its direction (no field
   the message does not have, none missing, the right types and limits).
@@ -46,7 +46,7 @@ def codes_in_sources() -> set[str]:
             found.add(f"tournament.{RefusalReason[name].value}")
         for name in re.findall(r"\bRefusal\.([A-Z_]+)", source):
             found.add(Refusal[name].value)  # a cash table's desk (server/cash/book.py)
-        found |= set(re.findall(r"\"((?:tournament|account)\.[a-z_]+)\"", source))
+        found |= set(re.findall(r"\"((?:tournament|account|league)\.[a-z_]+)\"", source))
     return found
 
 

@@ -1,0 +1,375 @@
+"""League events on the server: their tournaments created, started on time, and their results
+stored (issue 15). The desk (server/gateway/leagues.py) asks; this module runs.
+
+- **Scheduling**: an event's tournament is created with the gateway's ``add_tournament`` at
+  once, registration open; an asyncio timer starts it at ``starts_at`` (wall-clock unix
+  seconds, whatever ``--clock-speed``) through the path of the director's console ``start``
+  (the coordinator's ``start`` report), if enough players registered; otherwise the event
+  stays ``registering`` and its note says so (the league's directors hold the console token:
+  they may start it by hand). Timers are armed again at startup from the store.
+- **Results**: an observer of the tournament's decisions keeps who eliminated whom (the fpc
+  leader bounty needs it) and, at ``Finished``, stores the places as the event's
+  :class:`~server.league.results.EventResult` (the event ``finished``). At startup and every
+  :data:`SWEEP_SECONDS` the tournaments' stored results (``results.json``) are read for the
+  events still running: a result missed (a failed write, another process) is stored then,
+  and never twice (:meth:`~server.league.store.LeagueStore.finish`).
+
+Player ids: a member's entry is ``m.<member id>`` in the tournament (conn.pid's form) and
+``<member id>`` in the league's results, so that results follow the person; a guest's entry
+keeps the tournament's random id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import dataclasses
+import functools
+import json
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from protocol import ErrorCode, ProtocolError
+from protocol import messages as m
+from server.league.errors import ResultError
+from server.league.model import (
+    EventStatus,
+    EventStep,
+    LeagueEvent,
+    LeagueRefusal,
+    RefusalCode,
+    Season,
+    advance,
+    check_name,
+    event_date,
+)
+from server.league.results import Entry, EventKind, EventResult
+from server.league.store import LeagueStore
+from server.table.actor import Client
+from server.tournament.decisions import Eliminated, Finished, TableAssignment
+from server.tournament.live import LiveTournament, load_tournament
+
+if TYPE_CHECKING:
+    from server.gateway.app import Gateway
+
+__all__ = [
+    "MEMBER_PREFIX",
+    "STRUCTURES",
+    "SWEEP_SECONDS",
+    "EventRunner",
+    "event_result",
+    "league_player",
+    "register_as",
+    "structure_text",
+]
+
+log = logging.getLogger("brasseur.leagues")
+
+STRUCTURES = Path(__file__).resolve().parents[2] / "docs" / "tournaments"
+"""The shipped tournament structures an event may play (``<structure>.toml``)."""
+SWEEP_SECONDS = 10.0
+MEMBER_PREFIX = "m."
+"""A member's player id in a tournament is this prefix and his member id (conn.pid)."""
+
+_STRUCTURE = re.compile(r"[a-z0-9_]{1,64}")
+_NAME_LINE = re.compile(r'^name\s*=\s*"(?:[^"\\]|\\.)*"[ \t]*(?:#.*)?$', re.M)
+
+
+def league_player(pid: str) -> str:
+    """The league's id of a tournament's player: the member id of ``m.<member>``."""
+    return pid.removeprefix(MEMBER_PREFIX)
+
+
+def register_as(
+    live: LiveTournament, client: Client, player: str, nickname: str, ref: int | None
+) -> None:
+    """The host's ``register`` under a chosen player id (a member's): the director answers
+    ``registered``, or ``tournament.already_registered`` for an id it has already
+    (director.register: "if player_id in self._entries")."""
+    host = live.host
+    assert host.coordinator is not None
+    host.pending[player] = (client, ref)
+    host.coordinator.submit("register", {"player": player, "name": nickname})
+
+
+def structure_text(structures: Path, structure: str, name: str) -> str:
+    """The TOML of a shipped structure, its ``name`` the event's; ``league.bad_structure``
+    for no such file or one that does not load."""
+    path = structures / f"{structure}.toml"
+    if not _STRUCTURE.fullmatch(structure) or not path.is_file():
+        raise LeagueRefusal(RefusalCode.BAD_STRUCTURE, f"no structure {structure!r}"[:200])
+    text = path.read_text("utf-8")
+    # a TOML basic string takes JSON's escapes
+    text = _NAME_LINE.sub(lambda _: f"name = {json.dumps(name)}", text, count=1)
+    try:
+        load_tournament(text)
+    except Exception as exc:  # a broken shipped file: say which
+        raise LeagueRefusal(RefusalCode.BAD_STRUCTURE, f"{structure}: {exc}"[:300]) from None
+    return text
+
+
+def event_result(
+    event: LeagueEvent,
+    rows: Sequence[Mapping[str, Any]],
+    eliminated: Mapping[tuple[str, int], tuple[str, ...]],
+) -> tuple[EventResult, dict[str, str]]:
+    """An event's result from its tournament's results (``results.json`` rows or the
+    ``Finished`` decision's: ``place``, ``player_id``, ``name``, ``entry``) and who
+    eliminated each entry; with each player's name. Ties keep the tournament's shared place
+    (cdc 1.10: "ils sont ex-aequo"); places are renumbered as a competition ranking should
+    an entry be missing (a no-show removed, fpc 2-2: "le joueur supprimé de la liste des
+    participants"). Raises :class:`ResultError` for an empty result."""
+    ordered = sorted(rows, key=lambda r: int(r["place"]))
+    places = [int(r["place"]) for r in ordered]
+    players = {league_player(str(r["player_id"])) for r in ordered}
+    entries: list[Entry] = []
+    names: dict[str, str] = {}
+    for row, place in zip(ordered, places, strict=True):
+        raw = str(row["player_id"])
+        player = league_player(raw)
+        entry = int(row.get("entry") or 1)
+        killers = (league_player(k) for k in eliminated.get((raw, entry), ()))
+        by = tuple(dict.fromkeys(k for k in killers if k in players and k != player))
+        rank = bisect.bisect_left(places, place) + 1
+        entries.append(Entry(player_id=player, place=rank, eliminated_by=by, entry=entry))
+        names[player] = str(row.get("name") or player)
+    result = EventResult(
+        event_id=event.id,
+        date=event_date(event),
+        kind=event.kind,
+        entries=tuple(entries),
+        final_table_size=event.final_table_size,
+    )
+    return result, names
+
+
+def _rows(decision: Finished) -> list[dict[str, Any]]:
+    return [
+        {"place": r.place, "player_id": r.player_id, "name": r.name, "entry": r.entry}
+        for r in decision.results
+    ]
+
+
+class EventRunner:
+    """The events' tournaments, timers and results (see the module docstring)."""
+
+    def __init__(
+        self,
+        gateway: Gateway,
+        store: LeagueStore,
+        now: Callable[[], float],
+        structures: Path = STRUCTURES,
+    ) -> None:
+        self.g = gateway
+        self.store = store
+        self.now = now
+        self.structures = structures
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ scheduling
+
+    def schedule(self, season: Season, msg: m.LeagueEventCreate, event_id: str) -> LeagueEvent:
+        """Record the event, create its tournament (registration open), arm its timer."""
+        name = check_name(msg.name)
+        try:
+            kind = EventKind(msg.kind)
+        except ValueError:
+            raise LeagueRefusal(
+                RefusalCode.BAD_EVENT, f"no event kind {msg.kind!r}"[:200]
+            ) from None
+        if msg.starts_at < self.now():
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, "starts_at is in the past")
+        self._check_room(season)
+        self._check_target(season, msg.satellite_of)
+        text = structure_text(self.structures, msg.structure, name)
+        config, _ = load_tournament(text)
+        event = LeagueEvent(
+            id=event_id,
+            league=season.league,
+            season=season.id,
+            name=name,
+            kind=kind,
+            structure=msg.structure,
+            starts_at=msg.starts_at,
+            requires_account=msg.requires_account,
+            tournament=f"league_{event_id}",
+            satellite_of=msg.satellite_of,
+            final_table_size=config.final_table_size,
+        )
+        self.store.add_event(event)  # recorded first: a restart finds it
+        try:
+            live = self.g.add_tournament(event.tournament, text)
+        except Exception:
+            log.exception("league event %s: its tournament could not be created", event.id)
+            note = "its tournament could not be created"
+            self.store.update_event(advance(event, EventStep.CANCEL, note))
+            raise ProtocolError(ErrorCode.INTERNAL, "the tournament could not be created") from None
+        event = advance(event, EventStep.OPEN)
+        self.store.update_event(event)
+        self.watch(event, live)
+        self.arm(event)
+        return event
+
+    def _check_room(self, season: Season) -> None:
+        """fpc part B: "10 étapes par saisons": no more events than the season has."""
+        limit = season.rules().events
+        live = [e for e in self.store.events(season.id) if e.status is not EventStatus.CANCELLED]
+        if limit is not None and len(live) >= limit:
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, f"this season has its {limit} events")
+
+    def _check_target(self, season: Season, target: str | None) -> None:
+        if target is None:
+            return
+        event = self.store.event(target)
+        if event is None or event.league != season.league:
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, "no such target event in this league")
+        if event.status not in (EventStatus.SCHEDULED, EventStatus.REGISTERING):
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, "the target event has started")
+
+    def arm(self, event: LeagueEvent) -> None:
+        """Start ``event`` at its time (at once if the time has passed)."""
+        old = self.timers.pop(event.id, None)
+        if old is not None:
+            old.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a command-line tool): nothing runs here anyway
+            return
+        delay = max(0.0, event.starts_at - self.now())
+        self.timers[event.id] = loop.call_later(delay, self._due, event.id)
+
+    def _due(self, event_id: str) -> None:
+        self.timers.pop(event_id, None)
+        try:
+            self._start(event_id)
+        except Exception:
+            log.exception("league event %s: not started", event_id)
+
+    def _start(self, event_id: str) -> None:
+        event = self.store.event(event_id)
+        if event is None or event.status is not EventStatus.REGISTERING:
+            return
+        live = self.g.tournaments.get(event.tournament)
+        if live is None:
+            return
+        have, need = live.host.registrations, live.host.config.min_players
+        if have < need:
+            note = (
+                f"not started at its time: {have} registered, {need} needed "
+                "(the director may start it from the console)"
+            )
+            self.store.update_event(dataclasses.replace(event, note=note))
+            log.info("league event %s: %s", event.id, note)
+            return
+        assert live.coordinator is not None
+        live.coordinator.submit("start", {})  # the director's console start (host.console)
+        self.started(event_id)
+
+    # ------------------------------------------------------------------ the tournament
+
+    def watch(self, event: LeagueEvent, live: LiveTournament) -> None:
+        live.host.observers.append(functools.partial(self._observe, event.id))
+
+    def _observe(self, event_id: str, decisions: list[Any]) -> None:
+        """Called by the host with every batch of decisions, before it applies them: never
+        raises (the tournament goes on whatever happens here)."""
+        try:
+            for dec in decisions:
+                if isinstance(dec, Eliminated) and dec.eliminated_by:
+                    by = tuple(dec.eliminated_by)
+                    self.store.add_elimination(event_id, dec.player_id, dec.entry, by)
+                elif isinstance(dec, TableAssignment):
+                    self.started(event_id)
+                elif isinstance(dec, Finished):
+                    self.finished(event_id, _rows(dec))
+        except Exception:
+            log.exception("league event %s: its tournament's decisions not recorded", event_id)
+
+    def started(self, event_id: str) -> None:
+        """The tournament started (at its time, or from the console): the event runs."""
+        event = self.store.event(event_id)
+        if event is not None and event.status is EventStatus.REGISTERING:
+            self.store.update_event(advance(event, EventStep.START))
+            timer = self.timers.pop(event_id, None)
+            if timer is not None:
+                timer.cancel()
+
+    def finished(self, event_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """The tournament finished with ``rows``: store the event's result, once."""
+        event = self.store.event(event_id)
+        if event is None or event.status not in (EventStatus.REGISTERING, EventStatus.RUNNING):
+            return
+        if event.status is EventStatus.REGISTERING:
+            event = advance(event, EventStep.START)
+        try:
+            result, names = event_result(event, rows, self.store.eliminations(event_id))
+        except ResultError as exc:
+            log.error("league event %s: its result cannot be stored: %s", event_id, exc)
+            return
+        if self.store.finish(advance(event, EventStep.FINISH), result, names):
+            log.info("league event %s: finished, %d entries", event_id, result.field_size)
+
+    def _stored_results(self, event: LeagueEvent) -> list[dict[str, Any]] | None:
+        text = self.g.store.get_meta(f"tournament:{event.tournament}:results.json")
+        if text is None:
+            return None
+        rows: list[dict[str, Any]] = json.loads(text)["results"]
+        return rows
+
+    # ------------------------------------------------------------------ restart
+
+    def restore(self) -> None:
+        """After the gateway restored its tournaments: store the results of events that
+        finished meanwhile, cancel those whose in-memory tournament a restart interrupted,
+        watch and time the others; then sweep every :data:`SWEEP_SECONDS`."""
+        statuses = (EventStatus.SCHEDULED, EventStatus.REGISTERING, EventStatus.RUNNING)
+        for event in self.store.events_in(statuses):
+            try:
+                self._restore(event)
+            except Exception:
+                log.exception("league event %s: not restored", event.id)
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="leagues")
+
+    def _restore(self, event: LeagueEvent) -> None:
+        rows = self._stored_results(event)
+        if rows is not None:
+            self.finished(event.id, rows)
+            return
+        live = self.g.tournaments.get(event.tournament)
+        if live is None:
+            # the in-memory coordinator does not resume a tournament that had started
+            # (docs/tournaments.md): nothing will finish it
+            note = "interrupted: the server stopped while its tournament was not over"
+            self.store.update_event(advance(event, EventStep.CANCEL, note))
+            log.warning("league event %s: %s", event.id, note)
+            return
+        self.watch(event, live)
+        if event.status is EventStatus.SCHEDULED:
+            event = advance(event, EventStep.OPEN)
+            self.store.update_event(event)
+        if event.status is EventStatus.REGISTERING:
+            self.arm(event)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            for event in self.store.events_in((EventStatus.RUNNING,)):
+                try:
+                    rows = self._stored_results(event)
+                    if rows is not None:
+                        self.finished(event.id, rows)
+                except Exception:
+                    log.exception("league event %s: results not read", event.id)
+
+    def close(self) -> None:
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None

@@ -1,0 +1,99 @@
+"""A season's standings over HTTP (issue 15): ``GET
+/api/leagues/<league>/seasons/<season>/standings.json`` and ``standings.csv``.
+
+Public, like a tournament's results (a league publishes its standings: ligue 8.3 "Mettre à
+jour les résultats ... sur le site Internet de la Ligue"): no token. Computed at each request
+by :func:`server.league.standings.standings` from the results stored in the leagues' file
+(a season's results are a few hundred rows: read on the event loop). The other ``/api``
+routes are :class:`~server.gateway.http.HttpRoutes`'.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+from protocol import ErrorCode
+from server.gateway.http import HttpError, HttpRoutes
+from server.league.errors import LeagueConfigError
+from server.league.model import LeagueEvent, RefusalCode, Season, event_date
+from server.league.results import EventResult
+from server.league.standings import standings, standings_csv, standings_json
+from server.league.store import LeagueStore
+
+__all__ = ["LeagueRoutes", "season_standings"]
+
+_FILES = ("standings.json", "standings.csv")
+
+
+def season_standings(
+    season: Season, events: list[LeagueEvent], results: list[EventResult], names: dict[str, str]
+) -> tuple[dict[str, Any], str]:
+    """A season's standings as JSON (a map) and CSV (one column per event scored). A result
+    the season's points system cannot score (a Sit'n Go of 4, where fpc part C prints 6 to 10
+    players) is left out and listed under ``unscored``."""
+    rules = season.rules()
+    scored: list[EventResult] = []
+    unscored: list[str] = []
+    for result in results:
+        try:
+            rules.points.event_points(result)
+        except LeagueConfigError:
+            unscored.append(result.event_id)
+        else:
+            scored.append(result)
+    rows = standings(rules, scored)
+    doc = {
+        "league": season.league,
+        "season": season.id,
+        "name": season.name,
+        "points": season.points,
+        "best_of": rules.best_of,
+        "events": [
+            {
+                "id": e.id,
+                "name": e.name,
+                "kind": e.kind.value,
+                "date": event_date(e).isoformat(),
+                "status": e.status.value,
+            }
+            for e in events
+        ],
+        "unscored": unscored,
+        "names": {p: names.get(p, p) for p in sorted({r.player_id for r in rows})},
+        "standings": standings_json(rows),
+    }
+    order = [r.event_id for r in sorted(scored, key=lambda r: (r.date, r.event_id))]
+    return doc, standings_csv(rows, order)
+
+
+class LeagueRoutes(HttpRoutes):
+    """The gateway's HTTP routes with the leagues' standings."""
+
+    async def _api(self, path: str, query: dict[str, str], headers: Headers) -> Response:
+        parts = path.strip("/").split("/")[1:]
+        if parts[:1] == ["leagues"]:
+            return self._standings(parts[1:])
+        return await super()._api(path, query, headers)
+
+    def _standings(self, parts: list[str]) -> Response:
+        if len(parts) != 4 or parts[1] != "seasons" or parts[3] not in _FILES:
+            raise HttpError(404, ErrorCode.NOT_FOUND, "not found")
+        store: LeagueStore = self.gw.leagues.store
+        season = store.season(parts[2])
+        if season is None or season.league != parts[0]:
+            raise HttpError(404, ErrorCode.NOT_FOUND, "no such season in this league")
+        try:
+            doc, csv = season_standings(
+                season, store.events(season.id), store.results(season.id), store.names(season.id)
+            )
+        except LeagueConfigError as exc:  # more results than the season's events
+            raise HttpError(409, RefusalCode.BAD_POINTS.value, str(exc)) from None
+        if parts[3].endswith(".csv"):
+            disposition = {"Content-Disposition": f'attachment; filename="{season.id}.csv"'}
+            return self._response(200, csv.encode(), "text/csv; charset=utf-8", disposition)
+        body = json.dumps(doc, ensure_ascii=False).encode()
+        return self._response(200, body, "application/json")

@@ -1,0 +1,234 @@
+"""Leagues over the wire (issue 15): ``league_create``, ``league_join``, ``league_get``,
+``season_create``, ``league_event_create``, each answered by the private ``league`` message,
+and the league side of a tournament's ``register``.
+
+Every request carries the member's session token (``member``), checked with
+:meth:`~server.gateway.accounts.AccountDesk.member_of`: a request acts only for the member the
+token names, whatever the connection's own login. Refusals are ``league.*`` errors
+(:class:`~server.league.model.RefusalCode`); a write the leagues' store could not make is
+``internal`` and changed nothing. Events run in :mod:`server.gateway.league_events`;
+standings are served over HTTP by :mod:`server.gateway.league_http`. See docs/leagues.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from protocol import ErrorCode, ProtocolError, encode
+from protocol import messages as m
+from server.gateway.connection import Connection
+from server.gateway.league_events import MEMBER_PREFIX, STRUCTURES, EventRunner
+from server.league.model import (
+    Action,
+    League,
+    LeagueEvent,
+    LeagueRefusal,
+    RefusalCode,
+    Role,
+    Season,
+    can,
+    check_name,
+    require,
+    season_rules,
+)
+from server.league.store import LeagueStore, LeagueStoreError
+
+if TYPE_CHECKING:
+    from server.gateway.app import Gateway
+
+__all__ = ["LeagueDesk", "league_request"]
+
+log = logging.getLogger("brasseur.leagues")
+
+_Request = Callable[[Any], tuple[League, str]]
+
+
+def _new_id() -> str:
+    return secrets.token_hex(5)
+
+
+class LeagueDesk:
+    def __init__(
+        self,
+        gateway: Gateway,
+        store: LeagueStore,
+        now: Callable[[], float] = time.time,
+        structures: Path = STRUCTURES,
+    ) -> None:
+        self.g = gateway
+        self.store = store
+        self.now = now
+        self.events = EventRunner(gateway, store, now, structures)
+        self._requests: dict[type[m.Message], _Request] = {
+            m.LeagueCreate: self._create,
+            m.LeagueJoin: self._join,
+            m.LeagueGet: self._get,
+            m.SeasonCreate: self._season,
+            m.LeagueEventCreate: self._event,
+        }
+
+    # ------------------------------------------------------------------ requests
+
+    def handle(self, conn: Connection, msg: m.Message) -> None:
+        """One league request: answered by ``league``, or refused (``ProtocolError``)."""
+        try:
+            league, member = self._requests[type(msg)](msg)
+        except LeagueRefusal as exc:
+            raise ProtocolError(exc.code, exc.message) from None
+        except LeagueStoreError:
+            log.exception("the leagues' store failed")
+            raise ProtocolError(ErrorCode.INTERNAL, "not saved: retry later") from None
+        conn.deliver(encode(self.view(league, member, getattr(msg, "id", None))))
+
+    def _member(self, token: str) -> str:
+        return self.g.accounts.member_of(token).id
+
+    def _league(self, league_id: str) -> League:
+        league = self.store.league(league_id)
+        if league is None:
+            raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such league")
+        return league
+
+    def _create(self, msg: m.LeagueCreate) -> tuple[League, str]:
+        member = self._member(msg.member)
+        league = League(
+            id=_new_id(),
+            name=check_name(msg.name),
+            owner=member,
+            invite=secrets.token_urlsafe(12),
+            members=frozenset({member}),
+            created=self.now(),
+        )
+        self.store.add_league(league)
+        return league, member
+
+    def _join(self, msg: m.LeagueJoin) -> tuple[League, str]:
+        member = self._member(msg.member)
+        league = self.store.league_by_invite(msg.invite)
+        if league is None:
+            raise LeagueRefusal(RefusalCode.BAD_INVITE, "no league has this invite")
+        if league.role_of(member) is None:  # joining twice changes nothing
+            self.store.set_role(league.id, member, Role.MEMBER)
+            league = self._league(league.id)
+        return league, member
+
+    def _get(self, msg: m.LeagueGet) -> tuple[League, str]:
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        require(league.role_of(member), Action.VIEW)
+        return league, member
+
+    def _season(self, msg: m.SeasonCreate) -> tuple[League, str]:
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        require(league.role_of(member), Action.CREATE_SEASON)
+        season_rules(msg.points, msg.best_of)  # refuses what it cannot apply
+        season = Season(
+            id=_new_id(),
+            league=league.id,
+            name=check_name(msg.name),
+            points=msg.points,
+            best_of=msg.best_of,
+            created=self.now(),
+        )
+        self.store.add_season(season)
+        return league, member
+
+    def _event(self, msg: m.LeagueEventCreate) -> tuple[League, str]:
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        require(league.role_of(member), Action.CREATE_EVENT)
+        season = self.store.season(msg.season)
+        if season is None or season.league != league.id:
+            raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such season in this league")
+        self.events.schedule(season, msg, _new_id())
+        return league, member
+
+    # ------------------------------------------------------------------ the answer
+
+    def view(self, league: League, member: str, ref: int | None) -> m.League:
+        """The league as ``member`` sees it: the invite and the events' console tokens for
+        its owner and directors only."""
+        role = league.role_of(member)
+        assert role is not None
+        directing = can(role, Action.SEE_INVITE)
+        seasons = tuple(
+            {
+                "id": season.id,
+                "name": season.name,
+                "points": season.points,
+                "best_of": season.rules().best_of,
+                "events": [self._event_view(e, directing) for e in self.store.events(season.id)],
+            }
+            for season in self.store.seasons(league.id)
+        )
+        return m.League(
+            league=league.id,
+            name=league.name,
+            role=role.value,
+            members=len(league.members),
+            invite=league.invite if directing else None,
+            seasons=seasons,
+            ref=ref,
+        )
+
+    def _event_view(self, event: LeagueEvent, directing: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": event.id,
+            "name": event.name,
+            "kind": event.kind.value,
+            "structure": event.structure,
+            "starts_at": event.starts_at,
+            "requires_account": event.requires_account,
+            "tournament": event.tournament,
+            "status": event.status.value,
+            "satellite_of": event.satellite_of,
+            "note": event.note,
+        }
+        if directing:
+            out["director"] = self.g.auth.director(event.tournament)
+        return out
+
+    # ------------------------------------------------------------------ registration
+
+    def entry_for(self, conn: Connection, tournament: str) -> str | None:
+        """The player id a ``register`` of ``conn`` for ``tournament`` takes: None for a
+        tournament of no league event, or a guest where the event lets guests in;
+        ``m.<member>`` for a member (one person, one entry). Raises
+        ``league.account_required`` for a guest where the event requires an account, and
+        ``tournament.already_registered`` for a member entered already (from another
+        connection: the director would refuse his id too)."""
+        event = self.store.event_of_tournament(tournament)
+        if event is None:
+            return None
+        if conn.member is None:
+            if event.requires_account:
+                raise ProtocolError(
+                    RefusalCode.ACCOUNT_REQUIRED.value,
+                    "this league event requires a member account: log in first",
+                )
+            return None
+        player = f"{MEMBER_PREFIX}{conn.member}"
+        live = self.g.tournaments.get(tournament)
+        if live is not None and (player in live.host.names or player in live.host.pending):
+            raise ProtocolError(ErrorCode.ALREADY_REGISTERED, "you are already registered")
+        return player
+
+    # ------------------------------------------------------------------ life
+
+    def restore(self) -> None:
+        """After the gateway restored its tournaments (server/__main__.py)."""
+        self.events.restore()
+
+    def close(self) -> None:
+        self.events.close()
+
+
+def league_request(g: Gateway, conn: Connection, msg: m.Message) -> None:
+    """The gateway's route of every league request (server.gateway.routes.ROUTES)."""
+    g.leagues.handle(conn, msg)

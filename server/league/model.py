@@ -1,0 +1,334 @@
+"""Leagues, seasons and scheduled league events (issue 15): pure records, roles and the event
+lifecycle, nothing stored or sent here (server/league/store.py stores them,
+server/gateway/leagues.py puts them on the wire).
+
+- A :class:`League` has an owner, directors and members (fpc: "Le Directeur de tournoi est un
+  membre organisateur"; ligue: "Les directeurs se partagent les responsabilités"). Who may do
+  what is :data:`PERMISSIONS`, asked through :func:`can`.
+- A :class:`Season` adds its events' results up by a points system (:func:`season_rules`):
+  fpc part B "Le Tour des Potes est un championnat composé des 10 étapes par saisons", fpc
+  part C's Sit'n Go table, or a league's own table of points by place.
+- A :class:`LeagueEvent` is one tournament of a season at a fixed time (ligue, "LES
+  ÉTABLISSEMENTS" 1: "au moins un tournoi de poker par semaine, à une heure et une journée
+  fixe"). Its lifecycle is ONE table, :data:`TRANSITIONS` (h11 style): a step the table does
+  not have is a :class:`LeagueRefusal` ``league.bad_transition`` and changes nothing.
+
+Every refusal is a :class:`LeagueRefusal`, a :class:`~server.league.errors.LeagueError` whose
+``code`` (``league.*``, :class:`RefusalCode`) is stable on the wire.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from .errors import LeagueConfigError, LeagueError
+from .points import PlaceTable, PointsSystem
+from .results import EventKind
+from .standings import FPC_SIT_AND_GO_SEASON, FPC_TOUR_DES_POTES_SEASON, SeasonRules
+
+__all__ = [
+    "EVENT_KINDS",
+    "MAX_PLACES",
+    "PERMISSIONS",
+    "POINTS_SYSTEMS",
+    "TRANSITIONS",
+    "Action",
+    "EventStatus",
+    "EventStep",
+    "League",
+    "LeagueEvent",
+    "LeagueRefusal",
+    "RefusalCode",
+    "Role",
+    "Season",
+    "advance",
+    "can",
+    "check_name",
+    "event_date",
+    "require",
+    "season_rules",
+]
+
+
+class RefusalCode(StrEnum):
+    """Why a league request was refused (stable on the wire, docs/protocol.md)."""
+
+    NOT_FOUND = "league.not_found"
+    """No such league, season or event (or not of this league)."""
+    NOT_MEMBER = "league.not_member"
+    """The request needs a member of the league."""
+    FORBIDDEN = "league.forbidden"
+    """The member's role does not allow it (:data:`PERMISSIONS`)."""
+    BAD_INVITE = "league.bad_invite"
+    """No league has this invite."""
+    BAD_NAME = "league.bad_name"
+    """A name is 1 to 64 printable characters."""
+    BAD_POINTS = "league.bad_points"
+    """A points system this server does not know, or a best-of it cannot apply."""
+    BAD_STRUCTURE = "league.bad_structure"
+    """No shipped tournament structure of this name, or one that does not load."""
+    BAD_EVENT = "league.bad_event"
+    """An event that cannot be scheduled (kind, time, satellite target, a full season)."""
+    BAD_TRANSITION = "league.bad_transition"
+    """A step the event lifecycle does not allow from the event's status."""
+    ACCOUNT_REQUIRED = "league.account_required"
+    """The event requires a member account: log in, then register."""
+
+
+class LeagueRefusal(LeagueError):
+    """A league request refused; ``code`` is a :class:`RefusalCode` value."""
+
+    def __init__(self, code: RefusalCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code.value
+        self.message = message
+
+
+# ============================================================ roles
+
+
+class Role(StrEnum):
+    OWNER = "owner"
+    """Created the league; one per league."""
+    DIRECTOR = "director"
+    """Runs the league's events (fpc: "un membre organisateur")."""
+    MEMBER = "member"
+    """Joined with the invite; plays and reads the league."""
+
+
+class Action(StrEnum):
+    VIEW = "view"
+    """Read the league, its seasons and events."""
+    SEE_INVITE = "see_invite"
+    """Read the invite that makes new members."""
+    CREATE_SEASON = "create_season"
+    CREATE_EVENT = "create_event"
+    """Schedule an event (its tournament is created at once, registration open)."""
+    CANCEL_EVENT = "cancel_event"
+    APPOINT_DIRECTOR = "appoint_director"
+
+
+_DIRECTING = frozenset(
+    {Action.VIEW, Action.SEE_INVITE, Action.CREATE_SEASON, Action.CREATE_EVENT, Action.CANCEL_EVENT}
+)
+
+PERMISSIONS: Mapping[Role, frozenset[Action]] = MappingProxyType(
+    {
+        Role.OWNER: _DIRECTING | {Action.APPOINT_DIRECTOR},
+        Role.DIRECTOR: _DIRECTING,
+        Role.MEMBER: frozenset({Action.VIEW}),
+    }
+)
+"""What each role may do; nobody outside the league (role None) may do anything."""
+
+
+def can(role: Role | None, action: Action) -> bool:
+    """Whether ``role`` (None: not a member) may do ``action``."""
+    return role is not None and action in PERMISSIONS[role]
+
+
+def require(role: Role | None, action: Action) -> None:
+    """Raise ``league.not_member`` (role None) or ``league.forbidden`` unless :func:`can`."""
+    if role is None:
+        raise LeagueRefusal(RefusalCode.NOT_MEMBER, "you are not a member of this league")
+    if not can(role, action):
+        raise LeagueRefusal(RefusalCode.FORBIDDEN, f"a {role.value} may not {action.value}")
+
+
+def check_name(text: str) -> str:
+    """A league, season or event name: spaces folded, 1 to 64 printable characters."""
+    name = " ".join(text.split()) if isinstance(text, str) else ""
+    if not name or len(name) > 64 or not name.isprintable():
+        raise LeagueRefusal(RefusalCode.BAD_NAME, "a name is 1 to 64 printable characters")
+    return name
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class League:
+    id: str
+    name: str
+    owner: str
+    """The owner's member id."""
+    invite: str
+    """Whoever holds it may join as a member (shown to the owner and directors only)."""
+    directors: frozenset[str] = frozenset()
+    members: frozenset[str] = frozenset()
+    """Every member id of the league, the owner and the directors included."""
+    created: float = 0.0
+
+    def role_of(self, member: str) -> Role | None:
+        if member == self.owner:
+            return Role.OWNER
+        if member in self.directors:
+            return Role.DIRECTOR
+        if member in self.members:
+            return Role.MEMBER
+        return None
+
+
+# ============================================================ seasons and points
+
+POINTS_SYSTEMS = ("fpc_tour_des_potes", "fpc_sit_and_go", "places:")
+"""The points systems a season may name (``places:`` is followed by the points by place)."""
+
+MAX_PLACES = 100
+"""Places a ``places:`` table may print."""
+
+
+def _places(spec: str) -> PointsSystem:
+    """``places:20,16,12``: points of the 1st, 2nd, 3rd...; places beyond the table score 0.
+    The points may not rise from one place to the next (a rising table is a typing error)."""
+    cells = spec.split(",")
+    if not 1 <= len(cells) <= MAX_PLACES or not all(c.strip().isdigit() for c in cells):
+        raise LeagueRefusal(
+            RefusalCode.BAD_POINTS, f"places: 1 to {MAX_PLACES} numbers separated by commas"
+        )
+    points = tuple(int(c) for c in cells)
+    if any(p > 1_000_000 for p in points) or list(points) != sorted(points, reverse=True):
+        raise LeagueRefusal(
+            RefusalCode.BAD_POINTS, "places: points from the 1st down, none above 1,000,000"
+        )
+    return PlaceTable(points=points)
+
+
+def season_rules(points: str, best_of: int | None = None) -> SeasonRules:
+    """The :class:`SeasonRules` of a season's points system name, ``best_of`` overriding the
+    book's N. Raises ``league.bad_points``.
+
+    - ``fpc_tour_des_potes``: fpc part B, "il sera retenu les 9 meilleurs résultats sur 10"
+      (at most 10 events a season);
+    - ``fpc_sit_and_go``: fpc part C, "ses 30 meilleurs résultats", and "on accorde 2 points
+      supplémentaires à celui qui élimine le premier du classement général";
+    - ``places:<points by place>``: every result counts unless ``best_of`` is given.
+    """
+    system: SeasonRules
+    if points == "fpc_tour_des_potes":
+        system = FPC_TOUR_DES_POTES_SEASON
+    elif points == "fpc_sit_and_go":
+        system = FPC_SIT_AND_GO_SEASON
+    elif points.startswith("places:"):
+        system = SeasonRules(points=_places(points.removeprefix("places:")))
+    else:
+        raise LeagueRefusal(
+            RefusalCode.BAD_POINTS,
+            "points: fpc_tour_des_potes, fpc_sit_and_go or places:<points by place>",
+        )
+    if best_of is None:
+        return system
+    try:
+        return dataclasses.replace(system, best_of=best_of)
+    except LeagueConfigError as exc:
+        raise LeagueRefusal(RefusalCode.BAD_POINTS, str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Season:
+    id: str
+    league: str
+    name: str
+    points: str
+    """A points system name (:func:`season_rules`)."""
+    best_of: int | None = None
+    """N of "best N of M" when the director sets it; None: the system's own."""
+    created: float = 0.0
+
+    def rules(self) -> SeasonRules:
+        return season_rules(self.points, self.best_of)
+
+
+# ============================================================ events and their lifecycle
+
+
+class EventStatus(StrEnum):
+    SCHEDULED = "scheduled"
+    """Recorded; its tournament is being created."""
+    REGISTERING = "registering"
+    """Its tournament exists and takes registrations until it starts."""
+    RUNNING = "running"
+    FINISHED = "finished"
+    """Its result is stored: it counts in the season's standings."""
+    CANCELLED = "cancelled"
+
+
+class EventStep(StrEnum):
+    OPEN = "open"
+    """The tournament is created, registration opens."""
+    START = "start"
+    """The tournament started (at its time, or from the director's console)."""
+    FINISH = "finish"
+    """The tournament finished and its result is stored."""
+    CANCEL = "cancel"
+
+
+S, T = EventStatus, EventStep
+
+TRANSITIONS: Mapping[tuple[EventStatus, EventStep], EventStatus] = MappingProxyType(
+    {
+        (S.SCHEDULED, T.OPEN): S.REGISTERING,
+        (S.REGISTERING, T.START): S.RUNNING,
+        (S.RUNNING, T.FINISH): S.FINISHED,
+        (S.SCHEDULED, T.CANCEL): S.CANCELLED,
+        (S.REGISTERING, T.CANCEL): S.CANCELLED,
+        # ligue, "LES ÉTABLISSEMENTS" 4: an event may not take place; an in-memory tournament
+        # that a restart interrupted is not resumed (docs/tournaments.md)
+        (S.RUNNING, T.CANCEL): S.CANCELLED,
+    }
+)
+"""Every allowed step of an event: a pair not here is refused (``league.bad_transition``)."""
+
+EVENT_KINDS = frozenset({EventKind.TOURNAMENT, EventKind.SIT_AND_GO, EventKind.SATELLITE})
+"""The kinds of event a director schedules."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueEvent:
+    id: str
+    league: str
+    season: str
+    name: str
+    kind: EventKind
+    structure: str
+    """The shipped tournament structure it plays (a file name of docs/tournaments/)."""
+    starts_at: int
+    """Unix seconds: the tournament starts then if enough players registered."""
+    requires_account: bool
+    """Only members logged in may register, each once (one person, one entry)."""
+    tournament: str
+    """The id of its tournament on this server."""
+    status: EventStatus = EventStatus.SCHEDULED
+    satellite_of: str | None = None
+    """A satellite's target event (its seats are not yet registered there)."""
+    final_table_size: int | None = None
+    """The structure's final table (fpc part B: it sets the Tour des Potes points)."""
+    note: str = ""
+    """Why it is where it is (not started at its time, interrupted...), for the directors."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, f"kind: one of {sorted(EVENT_KINDS)}")
+        if (self.kind is EventKind.SATELLITE) != (self.satellite_of is not None):
+            raise LeagueRefusal(
+                RefusalCode.BAD_EVENT, "a satellite, and only a satellite, names its target"
+            )
+
+
+def advance(event: LeagueEvent, step: EventStep, note: str = "") -> LeagueEvent:
+    """The event after ``step`` (:data:`TRANSITIONS`); ``league.bad_transition`` otherwise."""
+    after = TRANSITIONS.get((event.status, step))
+    if after is None:
+        raise LeagueRefusal(
+            RefusalCode.BAD_TRANSITION,
+            f"event {event.id}: cannot {step.value} when {event.status.value}",
+        )
+    return dataclasses.replace(event, status=after, note=note)
+
+
+def event_date(event: LeagueEvent) -> datetime.date:
+    """The date an event's result carries: the UTC day of its start (fpc part C: "Tous les
+    Sit'n Go commencent en même temps", one date for the tables of one night)."""
+    return datetime.datetime.fromtimestamp(event.starts_at, datetime.UTC).date()

@@ -1,0 +1,418 @@
+"""Leagues, their members' roles, seasons, events and results, in their own SQLite file
+(``leagues.sqlite`` in the data directory, mode 0600; ``":memory:"`` in tests).
+
+The one module of server/league/ that does I/O: the rest is pure. Not thread-safe, like the
+members' store: used from the asyncio thread only. Every write is one transaction: a write
+that fails (a full disk, a read-only file) raises :class:`LeagueStoreError` and changes
+nothing. An event's result is stored once: ligue 8.1 "Noter le rang d'élimination de chaque
+joueur par un moyen technique fiable" and 8.2 "Conserver les données des résultats"; storing
+it again (a restart that finds the tournament's results once more) is a no-op.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from .model import EventStatus, League, LeagueEvent, Role, Season
+from .results import Entry, EventKind, EventResult
+
+__all__ = ["LeagueStore", "LeagueStoreError"]
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS leagues (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        invite TEXT NOT NULL UNIQUE,
+        created REAL NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS roles (
+        league TEXT NOT NULL REFERENCES leagues(id),
+        member TEXT NOT NULL,
+        role TEXT NOT NULL,
+        PRIMARY KEY (league, member)
+    )""",
+    """CREATE TABLE IF NOT EXISTS seasons (
+        id TEXT PRIMARY KEY,
+        league TEXT NOT NULL REFERENCES leagues(id),
+        name TEXT NOT NULL,
+        points TEXT NOT NULL,
+        best_of INTEGER,
+        created REAL NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS events (
+        id TEXT PRIMARY KEY,
+        league TEXT NOT NULL REFERENCES leagues(id),
+        season TEXT NOT NULL REFERENCES seasons(id),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        structure TEXT NOT NULL,
+        starts_at INTEGER NOT NULL,
+        requires_account INTEGER NOT NULL,
+        tournament TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL,
+        satellite_of TEXT,
+        final_table_size INTEGER,
+        note TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS results (
+        event TEXT PRIMARY KEY REFERENCES events(id),
+        date TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        final_table_size INTEGER,
+        sheet_error INTEGER NOT NULL,
+        entries TEXT NOT NULL,
+        names TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS eliminations (
+        event TEXT NOT NULL,
+        player TEXT NOT NULL,
+        entry INTEGER NOT NULL,
+        eliminated_by TEXT NOT NULL,
+        PRIMARY KEY (event, player, entry)
+    )""",
+)
+
+_EVENT_COLUMNS = (
+    "id, league, season, name, kind, structure, starts_at, requires_account, tournament, "
+    "status, satellite_of, final_table_size, note"
+)
+
+
+class LeagueStoreError(RuntimeError):
+    """The leagues' file could not be written (full disk, read-only): nothing changed."""
+
+
+def _event(row: tuple[Any, ...]) -> LeagueEvent:
+    (
+        eid,
+        league,
+        season,
+        name,
+        kind,
+        structure,
+        starts,
+        account,
+        tid,
+        status,
+        target,
+        final,
+        note,
+    ) = row
+    return LeagueEvent(
+        id=eid,
+        league=league,
+        season=season,
+        name=name,
+        kind=EventKind(kind),
+        structure=structure,
+        starts_at=int(starts),
+        requires_account=bool(account),
+        tournament=tid,
+        status=EventStatus(status),
+        satellite_of=target,
+        final_table_size=None if final is None else int(final),
+        note=note,
+    )
+
+
+def _entries_json(result: EventResult) -> str:
+    return json.dumps(
+        [
+            {
+                "player_id": e.player_id,
+                "place": e.place,
+                "entry": e.entry,
+                "eliminated_by": list(e.eliminated_by),
+            }
+            for e in result.entries
+        ]
+    )
+
+
+def _result(row: tuple[Any, ...]) -> EventResult:
+    event, date, kind, final, sheet_error, entries = row[:6]
+    return EventResult(
+        event_id=event,
+        date=datetime.date.fromisoformat(date),
+        kind=EventKind(kind),
+        entries=tuple(
+            Entry(
+                player_id=e["player_id"],
+                place=int(e["place"]),
+                entry=int(e["entry"]),
+                eliminated_by=tuple(e["eliminated_by"]),
+            )
+            for e in json.loads(entries)
+        ),
+        final_table_size=None if final is None else int(final),
+        sheet_error=bool(sheet_error),
+    )
+
+
+class LeagueStore:
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(str(path), isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        for statement in _SCHEMA:
+            self._db.execute(statement)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: everything in it is written, or nothing (and it raises)."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise LeagueStoreError(f"leagues: {exc}") from None
+        try:
+            yield self._db
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise LeagueStoreError(f"leagues: {exc}") from None
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------------ leagues and roles
+
+    def add_league(self, league: League) -> None:
+        """A new league and its owner's role."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO leagues VALUES (?, ?, ?, ?, ?)",
+                (league.id, league.name, league.owner, league.invite, league.created),
+            )
+            db.execute(
+                "INSERT INTO roles VALUES (?, ?, ?)", (league.id, league.owner, Role.OWNER.value)
+            )
+
+    def set_role(self, league: str, member: str, role: Role) -> None:
+        """Make ``member`` a member (or director) of ``league``; the owner stays the owner."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO roles VALUES (?, ?, ?) ON CONFLICT (league, member) "
+                "DO UPDATE SET role = excluded.role WHERE roles.role != 'owner'",
+                (league, member, role.value),
+            )
+
+    def league(self, league_id: str) -> League | None:
+        row = self._db.execute(
+            "SELECT id, name, owner, invite, created FROM leagues WHERE id = ?", (league_id,)
+        ).fetchone()
+        return None if row is None else self._league(row)
+
+    def league_by_invite(self, invite: str) -> League | None:
+        row = self._db.execute(
+            "SELECT id, name, owner, invite, created FROM leagues WHERE invite = ?", (invite,)
+        ).fetchone()
+        return None if row is None else self._league(row)
+
+    def _league(self, row: tuple[Any, ...]) -> League:
+        lid, name, owner, invite, created = row
+        roles = self._db.execute("SELECT member, role FROM roles WHERE league = ?", (lid,))
+        members: set[str] = set()
+        directors: set[str] = set()
+        for member, role in roles:
+            members.add(member)
+            if role == Role.DIRECTOR.value:
+                directors.add(member)
+        return League(
+            id=lid,
+            name=name,
+            owner=owner,
+            invite=invite,
+            directors=frozenset(directors),
+            members=frozenset(members),
+            created=float(created),
+        )
+
+    # ------------------------------------------------------------------ seasons
+
+    def add_season(self, season: Season) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO seasons VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    season.id,
+                    season.league,
+                    season.name,
+                    season.points,
+                    season.best_of,
+                    season.created,
+                ),
+            )
+
+    def season(self, season_id: str) -> Season | None:
+        row = self._db.execute(
+            "SELECT id, league, name, points, best_of, created FROM seasons WHERE id = ?",
+            (season_id,),
+        ).fetchone()
+        return None if row is None else self._season(row)
+
+    def seasons(self, league: str) -> list[Season]:
+        rows = self._db.execute(
+            "SELECT id, league, name, points, best_of, created FROM seasons WHERE league = ? "
+            "ORDER BY created, id",
+            (league,),
+        )
+        return [self._season(row) for row in rows]
+
+    @staticmethod
+    def _season(row: tuple[Any, ...]) -> Season:
+        sid, league, name, points, best_of, created = row
+        return Season(
+            id=sid,
+            league=league,
+            name=name,
+            points=points,
+            best_of=None if best_of is None else int(best_of),
+            created=float(created),
+        )
+
+    # ------------------------------------------------------------------ events
+
+    def add_event(self, event: LeagueEvent) -> None:
+        with self._write() as db:
+            db.execute(
+                f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.id,
+                    event.league,
+                    event.season,
+                    event.name,
+                    event.kind.value,
+                    event.structure,
+                    event.starts_at,
+                    int(event.requires_account),
+                    event.tournament,
+                    event.status.value,
+                    event.satellite_of,
+                    event.final_table_size,
+                    event.note,
+                ),
+            )
+
+    def update_event(self, event: LeagueEvent) -> None:
+        """Save an event's status and note (what changes in its lifecycle)."""
+        with self._write() as db:
+            self._set_status(db, event)
+
+    @staticmethod
+    def _set_status(db: sqlite3.Connection, event: LeagueEvent) -> None:
+        db.execute(
+            "UPDATE events SET status = ?, note = ? WHERE id = ?",
+            (event.status.value, event.note, event.id),
+        )
+
+    def event(self, event_id: str) -> LeagueEvent | None:
+        return self._one_event("id", event_id)
+
+    def event_of_tournament(self, tournament: str) -> LeagueEvent | None:
+        return self._one_event("tournament", tournament)
+
+    def _one_event(self, column: str, value: str) -> LeagueEvent | None:
+        row = self._db.execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE {column} = ?", (value,)
+        ).fetchone()
+        return None if row is None else _event(row)
+
+    def events(self, season: str) -> list[LeagueEvent]:
+        """A season's events, by starting time."""
+        rows = self._db.execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE season = ? ORDER BY starts_at, id",
+            (season,),
+        )
+        return [_event(row) for row in rows]
+
+    def events_in(self, statuses: Iterable[EventStatus]) -> list[LeagueEvent]:
+        """Every event (of every league) in one of ``statuses``, by starting time."""
+        wanted = [s.value for s in statuses]
+        marks = ", ".join("?" for _ in wanted)
+        rows = self._db.execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE status IN ({marks}) ORDER BY starts_at, id",
+            wanted,
+        )
+        return [_event(row) for row in rows]
+
+    # ------------------------------------------------------------------ results
+
+    def add_elimination(self, event: str, player: str, entry: int, by: tuple[str, ...]) -> None:
+        """Who eliminated an entry, kept as the tournament goes (the leader bounty needs it);
+        the first report of an entry stands."""
+        with self._write() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO eliminations VALUES (?, ?, ?, ?)",
+                (event, player, entry, json.dumps(list(by))),
+            )
+
+    def eliminations(self, event: str) -> dict[tuple[str, int], tuple[str, ...]]:
+        rows = self._db.execute(
+            "SELECT player, entry, eliminated_by FROM eliminations WHERE event = ?", (event,)
+        )
+        return {(p, int(n)): tuple(json.loads(by)) for p, n, by in rows}
+
+    def finish(self, event: LeagueEvent, result: EventResult, names: dict[str, str]) -> bool:
+        """Store ``result`` and the event as it is now (``finished``), together. False (and
+        nothing written) when the event's result is stored already."""
+        with self._write() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.id,
+                    result.date.isoformat(),
+                    result.kind.value,
+                    result.final_table_size,
+                    int(result.sheet_error),
+                    _entries_json(result),
+                    json.dumps(names, sort_keys=True),
+                ),
+            )
+            if cursor.rowcount == 0:
+                return False
+            self._set_status(db, event)
+            db.execute("DELETE FROM eliminations WHERE event = ?", (event.id,))
+        return True
+
+    def result(self, event: str) -> EventResult | None:
+        row = self._db.execute(
+            "SELECT event, date, kind, final_table_size, sheet_error, entries FROM results "
+            "WHERE event = ?",
+            (event,),
+        ).fetchone()
+        return None if row is None else _result(row)
+
+    def results(self, season: str) -> list[EventResult]:
+        """The stored results of a season's events."""
+        rows = self._db.execute(
+            "SELECT r.event, r.date, r.kind, r.final_table_size, r.sheet_error, r.entries "
+            "FROM results r JOIN events e ON e.id = r.event WHERE e.season = ? "
+            "ORDER BY r.date, r.event",
+            (season,),
+        )
+        return [_result(row) for row in rows]
+
+    def names(self, season: str) -> dict[str, str]:
+        """The names players had in a season's events (the latest event's name wins)."""
+        rows = self._db.execute(
+            "SELECT r.names FROM results r JOIN events e ON e.id = r.event "
+            "WHERE e.season = ? ORDER BY r.date, r.event",
+            (season,),
+        )
+        out: dict[str, str] = {}
+        for (text,) in rows:
+            out.update(json.loads(text))
+        return out

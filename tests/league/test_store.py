@@ -1,0 +1,155 @@
+"""The leagues' SQLite file (server/league/store.py), on real files: everything comes back
+after a reopen, a result is stored once, and a write that fails changes nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server.league import EventKind
+from server.league.model import (
+    EventStatus,
+    EventStep,
+    League,
+    LeagueEvent,
+    Role,
+    Season,
+    advance,
+    season_rules,
+)
+from server.league.standings import standings
+from server.league.store import LeagueStore, LeagueStoreError
+
+from .helpers import day, finish
+
+LEAGUE = League(
+    id="l1", name="Les Potes", owner="ana", invite="inv-1", members=frozenset({"ana"}), created=1.5
+)
+SEASON = Season(id="s1", league="l1", name="2026", points="places:10,6,3", best_of=2, created=2.0)
+
+
+def event_n(n: int, status: EventStatus = EventStatus.SCHEDULED) -> LeagueEvent:
+    return LeagueEvent(
+        id=f"e{n}",
+        league="l1",
+        season="s1",
+        name=f"Etape {n}",
+        kind=EventKind.TOURNAMENT,
+        structure="tour_des_potes_bb_ante",
+        starts_at=1_790_000_000 + n * 86400,
+        requires_account=n % 2 == 1,
+        tournament=f"league_e{n}",
+        status=status,
+        final_table_size=9,
+    )
+
+
+def filled(path: Path) -> LeagueStore:
+    store = LeagueStore(path)
+    store.add_league(LEAGUE)
+    store.set_role("l1", "bob", Role.MEMBER)
+    store.set_role("l1", "cat", Role.DIRECTOR)
+    store.add_season(SEASON)
+    for n in (1, 2):
+        store.add_event(event_n(n))
+    return store
+
+
+def test_everything_comes_back_after_a_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "leagues.sqlite"
+    store = filled(path)
+    running = advance(advance(event_n(1), EventStep.OPEN), EventStep.START, "on time")
+    store.update_event(running)
+    store.add_elimination("e1", "bob", 1, ("ana",))
+    store.close()
+
+    again = LeagueStore(path)
+    league = again.league("l1")
+    assert league == dataclasses.replace(
+        LEAGUE, members=frozenset({"ana", "bob", "cat"}), directors=frozenset({"cat"})
+    )
+    assert again.league_by_invite("inv-1") == league and again.league_by_invite("x") is None
+    assert [league.role_of(p) for p in ("ana", "bob", "cat")] == [
+        Role.OWNER,
+        Role.MEMBER,
+        Role.DIRECTOR,
+    ]
+    assert again.season("s1") == SEASON and again.seasons("l1") == [SEASON]
+    assert again.events("s1") == [running, event_n(2)]
+    assert again.event_of_tournament("league_e2") == event_n(2)
+    assert again.events_in([EventStatus.RUNNING]) == [running]
+    assert again.eliminations("e1") == {("bob", 1): ("ana",)}
+    assert again.league("nope") is None and again.event("nope") is None
+    again.close()
+
+
+def test_a_result_is_stored_once_with_its_event_finished(tmp_path: Path) -> None:
+    path = tmp_path / "leagues.sqlite"
+    store = filled(path)
+    running = advance(advance(event_n(1), EventStep.OPEN), EventStep.START)
+    store.update_event(running)
+    store.add_elimination("e1", "bob", 1, ("ana",))
+    result = finish("e1", ["ana", "bob", "cat"], when=day(0), killers={"bob": "ana"})
+    names = {"ana": "Ana", "bob": "Bob", "cat": "Cat"}
+    assert store.finish(advance(running, EventStep.FINISH), result, names)
+    # the same result found again (a restart reading the tournament's results): a no-op
+    other = finish("e1", ["cat", "bob", "ana"], when=day(0))
+    assert not store.finish(advance(running, EventStep.FINISH), other, {"cat": "X"})
+    store.close()
+
+    again = LeagueStore(path)
+    assert again.result("e1") == result and again.results("s1") == [result]
+    assert again.names("s1") == names
+    assert again.event("e1") is not None and again.event("e1").status is EventStatus.FINISHED
+    assert again.eliminations("e1") == {}  # kept in the result now
+    # the standings of the stored results: ana 10, bob 6, cat 3 (places:10,6,3)
+    rows = standings(season_rules(SEASON.points, SEASON.best_of), again.results("s1"))
+    assert [(r.player_id, r.points) for r in rows] == [("ana", 10), ("bob", 6), ("cat", 3)]
+    again.close()
+
+
+def test_the_owner_stays_the_owner(tmp_path: Path) -> None:
+    store = filled(tmp_path / "leagues.sqlite")
+    store.set_role("l1", "ana", Role.MEMBER)
+    league = store.league("l1")
+    assert league is not None and league.role_of("ana") is Role.OWNER
+    store.close()
+
+
+def _fail_on(path: Path, trigger: str) -> None:
+    db = sqlite3.connect(path)
+    db.execute(trigger)
+    db.commit()
+    db.close()
+
+
+def test_a_write_that_fails_raises_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "leagues.sqlite"
+    store = filled(path)
+    running = advance(advance(event_n(1), EventStep.OPEN), EventStep.START)
+    store.update_event(running)
+    # the second write of a league (its owner's role) fails: no league either
+    _fail_on(
+        path,
+        "CREATE TRIGGER no_roles BEFORE INSERT ON roles BEGIN SELECT RAISE(ABORT, 'full'); END",
+    )
+    other = dataclasses.replace(LEAGUE, id="l2", invite="inv-2", owner="dan")
+    with pytest.raises(LeagueStoreError):
+        store.add_league(other)
+    assert store.league("l2") is None
+    # the event's status, written after its result, fails: no result either
+    _fail_on(
+        path,
+        "CREATE TRIGGER no_status BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'full'); END",
+    )
+    result = finish("e1", ["ana", "bob"], when=day(0))
+    with pytest.raises(LeagueStoreError):
+        store.finish(advance(running, EventStep.FINISH), result, {})
+    assert store.result("e1") is None and store.event("e1") == running
+    # and the store goes on once the disk has room again
+    _fail_on(path, "DROP TRIGGER no_status")
+    assert store.finish(advance(running, EventStep.FINISH), result, {})
+    store.close()
