@@ -8,9 +8,13 @@
 - :mod:`.cup`: the fpc heads-up cup bracket;
 - :mod:`.seating`: fpc seating by standings and the 23:45 hard stop;
 - :mod:`.late_entry`: the ligue's late entries and their chip penalties;
-- :mod:`.bounty`: fpc part B Bounty and "Kill the PVS" statuses.
+- :mod:`.bounty`: fpc part B Bounty and "Kill the PVS" statuses;
+- :mod:`.model`: leagues, seasons, events, roles and the events' lifecycle (one transition
+  table).
 
-Nothing here reads a clock, a random source it was not given, a file or a socket.
+Nothing in those reads a clock, a random source it was not given, a file or a socket; the
+one exception is :mod:`.store`, the leagues' SQLite file, which the gateway's league desk
+(server.gateway.leagues) uses.
 """
 
 from .bounty import StageBounties, elimination_prize, stage_bounties
