@@ -421,6 +421,9 @@ class CreateTable(Message):
     room: str = _f(1024, "")
     """The ``host`` token of an existing cash table: the new cash table joins its room (one
     host; table changes, balancing and merges between the room's tables)."""
+    season: str = _f(NAME, "")
+    """``<league>/<season>``: a cash table of a league's cash season (its creator logged in
+    as one of the league's directors; members only; buy-ins from each member's capital)."""
     id: int | None = _f(BIG, None)
 
 

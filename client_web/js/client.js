@@ -1,8 +1,9 @@
 // A table's messages: the snapshot, the table events in seq order, the private messages, and
 // what a refusal means for this page (a spent seat token, a replaced connection...).
+import { sessionAnswer } from "./account.js";
 import { applySnapshot, EVENTS, PRIVATE } from "./events.js";
 import { errorText, ruleText, t } from "./i18n.js";
-import { PROTOCOL_VERSION, reconnectNow, send, sequenced } from "./net.js";
+import { reconnectNow, sayHello, send, sequenced } from "./net.js";
 import { followMove } from "./room.js";
 import { KEY, store } from "./store.js";
 import { showError } from "./ui.js";
@@ -14,7 +15,7 @@ export function tableHooks(extra) {
       const s = store.state;
       const seatToken = localStorage.getItem(KEY.seat(s.table));
       s.net.usingSeatToken = Boolean(seatToken);
-      send({ t: "hello", version: PROTOCOL_VERSION, nickname: s.nick || undefined, token: seatToken || s.invite || undefined });
+      sayHello({ nickname: s.nick || undefined, token: seatToken || s.invite || undefined });
       // with a seat token, hello brings us back to our seat; join(last_seq) then sends what we
       // missed (or a snapshot on a fresh page)
       send({ t: "join", table: s.table, last_seq: s.t.synced ? s.t.seq : undefined });
@@ -31,6 +32,10 @@ export function tableHooks(extra) {
 
 export function handleTableMessage(msg) {
   const s = store.state;
+  if (msg.t === "welcome") {
+    sessionAnswer(msg, s.net.memberSent); // a member's session may have ended
+    return;
+  }
   if (msg.t === "moved" && msg.invite && s.mode === "table") {
     followMove(msg); // a cash room's move: the new table's snapshot and seat follow
     return;

@@ -1,12 +1,13 @@
 // Words of the page in French and English (words_fr.js, words_en.js), numbers in the page's
 // language, and the French reading of the server's English notes (rule corrections,
 // out-of-turn notices). The language is the store's `lang`.
-import { store } from "./store.js";
+import { KEY, store } from "./store.js";
+import { ACCOUNT_EN, ACCOUNT_FR } from "./words_account.js";
 import { EN } from "./words_en.js";
 import { FAIR_EN, FAIR_FR } from "./words_fair.js";
 import { FR } from "./words_fr.js";
 
-export const WORDS = { en: { ...EN, ...FAIR_EN }, fr: { ...FR, ...FAIR_FR } };
+export const WORDS = { en: { ...EN, ...FAIR_EN, ...ACCOUNT_EN }, fr: { ...FR, ...FAIR_FR, ...ACCOUNT_FR } };
 
 export const lang = () => store.state.lang;
 export const words = () => WORDS[lang()];
@@ -27,6 +28,22 @@ export function translatePage() {
   for (const node of document.querySelectorAll("[data-i18n-label]")) {
     node.setAttribute("aria-label", t(node.dataset.i18nLabel));
   }
+  const other = document.getElementById("lang"); // the switch names the other language
+  if (other) {
+    other.textContent = lang() === "fr" ? "EN" : "FR";
+    other.title = t("language");
+  }
+}
+
+// The page's language, kept for the next visits ("fr" or "en"; anything else is ignored).
+export function setLang(next) {
+  if ((next !== "fr" && next !== "en") || next === lang()) return;
+  store.update((s) => {
+    s.lang = next;
+    s.ui.drawn = {};
+  });
+  localStorage.setItem(KEY.lang, next);
+  translatePage();
 }
 
 // The engine's notes are English sentences with numbers; each pattern gives the French.

@@ -2,16 +2,17 @@
 // a friends table, `?tournament=ID` a tournament (with `&director=TOKEN` its console). Plain
 // ES modules, no build step; the wire protocol is docs/protocol.md, and the server computes
 // every rule: this page never re-implements them.
+import { checkSession, renderAccount, setupAccount } from "./account.js";
 import { renderCash, setupCash } from "./cash.js";
 import { tableHooks } from "./client.js";
 import { renderControls, renderTime, setupControls } from "./controls.js";
 import { renderConsole, setupConsole } from "./console.js";
 import { $ } from "./dom.js";
 import { setupHistory } from "./history.js";
-import { t, translatePage } from "./i18n.js";
+import { setLang, t, translatePage } from "./i18n.js";
 import { loadTournaments, renderLobby, rememberTable, setupLobby } from "./lobby.js";
 import { renderLog, restoreLog } from "./log.js";
-import { PROTOCOL_VERSION, command, connect, send } from "./net.js";
+import { command, connect, sayHello } from "./net.js";
 import { renderRoom, setupRoom } from "./room.js";
 import { playSounds, setupSounds } from "./sound.js";
 import { KEY, freshTable, store } from "./store.js";
@@ -53,6 +54,7 @@ function renderError() {
 
 function render() {
   $("status").textContent = s.status ? t(s.status) : "";
+  renderAccount();
   if (s.mode === "lobby") {
     renderLobby();
   } else {
@@ -116,16 +118,7 @@ function drawClocks() {
 // ------------------------------------------------------------------ the header, the nickname
 
 function setupHeader() {
-  $("lang").addEventListener("click", () => {
-    store.update(() => {
-      s.lang = s.lang === "fr" ? "en" : "fr";
-      s.ui.drawn = {};
-    });
-    localStorage.setItem(KEY.lang, s.lang);
-    translatePage();
-    $("lang").textContent = s.lang === "fr" ? "EN" : "FR";
-    $("lang").title = t("language");
-  });
+  $("lang").addEventListener("click", () => setLang(s.lang === "fr" ? "en" : "fr"));
   $("error-close").addEventListener("click", clearError);
   $("nick").value = s.nick;
   $("buyin-form").addEventListener("submit", (event) => {
@@ -146,10 +139,11 @@ function setupHeader() {
     // the server takes the nickname from hello: say it again, on the same connection (a
     // seat token already names us)
     if (s.mode === "table" && !s.net.usingSeatToken) {
-      send({ t: "hello", version: PROTOCOL_VERSION, nickname: nick, token: s.invite || undefined });
+      sayHello({ nickname: nick, token: s.invite || undefined });
     }
   });
   setupSounds();
+  setupAccount();
 }
 
 // ------------------------------------------------------------------ start
@@ -189,6 +183,7 @@ function startLobby() {
   $("nick-hint").hidden = true;
   $("nick-form").hidden = Boolean(s.nick);
   setupLobby();
+  checkSession(); // a session ended elsewhere (a new password) shows as logged out
   loadTournaments();
   setInterval(loadTournaments, 4000);
 }
@@ -215,8 +210,6 @@ function backToLobby() {
 }
 
 translatePage();
-$("lang").textContent = s.lang === "fr" ? "EN" : "FR";
-$("lang").title = t("language");
 setupHeader();
 store.subscribe(render);
 if (s.mode === "lobby") startLobby();
@@ -232,7 +225,7 @@ window.addEventListener("resize", () => {
 new ResizeObserver(() => layoutFelt()).observe($("felt"));
 // what is above the table (the header, the tournament bar) may wrap to more lines
 const above = new ResizeObserver(() => sizePlay());
-for (const id of ["top", "t-top", "nick-form"]) above.observe($(id));
+for (const id of ["top", "t-top", "nick-form", "account"]) above.observe($(id));
 
 // for people and tests following the page from the console
 window.brasseur = { store, command };

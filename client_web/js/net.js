@@ -30,20 +30,42 @@ export function command(type, fields) {
   return send({ t: type, table: store.state.table, id, ...fields }) ? id : null;
 }
 
-// Create a table over a connection of its own (the page's may be at another table): the
-// server's `table_created`, or its `error` as the rejection.
-export function createTable(message) {
+// hello, with the member's session token when this browser keeps one (docs/accounts.md):
+// the welcome's `member` then says whether the session is still open.
+export const helloMessage = (fields) => ({
+  t: "hello",
+  version: PROTOCOL_VERSION,
+  member: store.state.member?.token || undefined,
+  ...fields,
+});
+
+// hello on the page's connection; the session token it carried is kept to read the welcome.
+export function sayHello(fields) {
+  const message = helloMessage(fields);
+  store.update((s) => {
+    s.net.memberSent = message.member || "";
+  });
+  return send(message);
+}
+
+// One request over a connection of its own (the page's may be at a table, or there is none
+// in the lobby): hello, then `message` (id 1) if any; the answer is the first message of
+// type `answer`, or an `error`, as the rejection. `onWelcome(welcome, token)` reads the
+// welcome with the session token the hello carried.
+export function request(message, answer, onWelcome) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(wsUrl());
     ws.binaryType = "arraybuffer";
+    const hello = helloMessage({ nickname: store.state.nick || undefined });
     ws.onopen = () => {
-      ws.send(encodeFrame({ t: "hello", version: PROTOCOL_VERSION, nickname: store.state.nick || undefined }));
-      ws.send(encodeFrame({ ...message, t: "create", id: 1 }));
+      ws.send(encodeFrame(hello));
+      if (message) ws.send(encodeFrame({ ...message, id: 1 }));
     };
     ws.onmessage = (event) => {
       const msg = decodeFrame(event.data);
-      if (msg.t !== "table_created" && msg.t !== "error") return;
-      if (msg.t === "table_created") resolve(msg);
+      if (msg.t === "welcome" && onWelcome) onWelcome(msg, hello.member || "");
+      if (msg.t !== answer && msg.t !== "error") return;
+      if (msg.t === answer) resolve(msg);
       else reject(msg);
       ws.close();
     };
@@ -51,6 +73,9 @@ export function createTable(message) {
     ws.onclose = () => reject({ code: "closed", message: "the connection closed" });
   });
 }
+
+// Create a table: the server's `table_created`, or its `error` as the rejection.
+export const createTable = (message) => request({ ...message, t: "create" }, "table_created");
 
 // Open the connection; `hooks.open()` says hello, `hooks.message(msg)` takes each message,
 // `hooks.status(key)` follows the connection's state.

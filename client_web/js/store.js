@@ -14,6 +14,7 @@ export const KEY = {
   proofs: (table) => `brasseur.proofs.${table}`, // commitments, hole cards and proofs by hand
   hands: (table) => `brasseur.hands.${table}`, // hands finished with a record
   log: (table) => `brasseur.log.${table}`, // (session) the log's messages
+  member: "brasseur.member", // {token, member, login, display, lang}: a member's session (never a password)
   tables: "brasseur.tables",
   nick: "brasseur.nick",
   lang: "brasseur.lang",
@@ -88,16 +89,30 @@ export function freshTable(name) {
   };
 }
 
+// The member's session kept by this browser (docs/accounts.md), or null.
+function savedMember() {
+  const m = loadJSON(KEY.member, null);
+  return m && typeof m.token === "string" && m.token && typeof m.display === "string" ? m : null;
+}
+
+const MEMBER = savedMember();
+
 const state = {
   mode: TOURNAMENT ? "tournament" : TABLE ? "table" : "lobby",
   table: TABLE, // the table shown (in a tournament: ours, or one watched)
   invite: TABLE ? params.get("invite") || "" : "",
   lang: browserLang(),
-  nick: localStorage.getItem(KEY.nick) || "",
+  // the name at the tables: a member's display name, else the nickname typed
+  nick: MEMBER ? MEMBER.display : localStorage.getItem(KEY.nick) || "",
+  member: MEMBER, // {token, member, login, display, lang}: the session (account.js)
+  // the account panel: shown or not, the form shown when logged out, the last refusal
+  // ({code, message}), a word key to say (a saved profile), a request on its way
+  account: { open: false, view: "login", error: null, note: "", busy: false },
   mute: localStorage.getItem(KEY.mute) === "1",
   status: "",
   error: "", // the last refusal or problem, shown near the controls
-  net: { ws: null, stopped: false, retry: 0, usingSeatToken: false, nextId: 1, url: "" },
+  // memberSent: the session token the last hello on the page's connection carried
+  net: { ws: null, stopped: false, retry: 0, usingSeatToken: false, nextId: 1, url: "", memberSent: "" },
   t: freshTable(TABLE),
   tour: {
     id: TOURNAMENT,

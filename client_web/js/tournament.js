@@ -6,7 +6,7 @@ import { handleTableMessage, refusal, tableHooks } from "./client.js";
 import { $, button, el } from "./dom.js";
 import { errorText, fmt, lang, t, tableLabel, words } from "./i18n.js";
 import { movedText, restoreLog, say } from "./log.js";
-import { PROTOCOL_VERSION, nextId, reconnectNow, send, wsUrl } from "./net.js";
+import { nextId, reconnectNow, sayHello, send, wsUrl } from "./net.js";
 import { KEY, freshTable, saveJSON, store } from "./store.js";
 import { badgeNode, changed, showError } from "./ui.js";
 
@@ -25,7 +25,7 @@ export const tournamentHooks = () => tableHooks({ open: tournamentHello, message
 function tournamentHello() {
   const s = store.state;
   const T = s.tour;
-  send({ t: "hello", version: PROTOCOL_VERSION, nickname: s.nick || undefined });
+  sayHello({ nickname: s.nick || undefined });
   // the director's page watches (it never takes over the seat of a player in this browser)
   tsend("follow", "follow", { token: T.director ? undefined : T.mine?.token });
   if (T.watching) joinTable(T.watching);
@@ -44,7 +44,7 @@ export function registerNow() {
   if (!s.net.ws || s.net.ws.readyState !== WebSocket.OPEN) return; // done when the connection opens
   sessionStorage.removeItem(KEY.register(s.tour.id));
   // the server registers the hello nickname: say it again (it may have been typed just now)
-  send({ t: "hello", version: PROTOCOL_VERSION, nickname: s.nick });
+  sayHello({ nickname: s.nick });
   tsend("register", "register", {});
 }
 

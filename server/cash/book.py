@@ -51,6 +51,8 @@ class Refusal(StrEnum):
     libres seront attribuées dans l'ordre d'inscription »), or no seat is offered to you."""
     BUY_IN = "cash.buy_in"
     """A cash table seats a player with a buy-in (``buy_in``, not ``take_seat``)."""
+    MEMBERS = "cash.members_only"
+    """A table of a league's cash season seats members logged in with their account."""
     ROOM = "cash.room"
     """A move to a table that is not a cash table of the same room."""
     TABLE_FULL = "cash.table_full"
@@ -87,14 +89,28 @@ class CashBook:
     # ------------------------------------------------------------------ can
 
     def refusal(
-        self, player: str, amount: int, stack: int, now: float, in_hand: bool = False
+        self,
+        player: str,
+        amount: int,
+        stack: int,
+        now: float,
+        in_hand: bool = False,
+        capital: int | None = None,
     ) -> tuple[Refusal, str] | None:
         """Why ``player``, who has ``stack`` at the table (0 if he is not seated or busted),
-        may not bring ``amount`` now; ``None`` when he may."""
+        may not bring ``amount`` now; ``None`` when he may. ``capital``: what his season
+        capital still allows, over every table of the season (a league's cash season); None:
+        no season, or this table's own capital."""
         account = self.accounts.get(player)
         rebuy = account is not None and account.seated
         if in_hand and rebuy:
             return Refusal.IN_HAND, "chips are added between hands"
+        if capital is not None and amount > capital:
+            # fpc cash: « Le joueur ne peut en aucun cas engager une valeur de jetons
+            # supérieure à son capital »; « L'adhérent ayant perdu la totalité de son capital
+            # ne pourra plus participer aux sessions de Cash Game »
+            lost = "your capital is lost: no more cash play this season"
+            return Refusal.CAPITAL, lost if capital <= 0 else f"your capital allows {capital}"
         return self._limits(amount, stack, rebuy) or self._session(player, amount, now, rebuy)
 
     def _limits(self, amount: int, stack: int, rebuy: bool) -> tuple[Refusal, str] | None:
@@ -138,11 +154,18 @@ class CashBook:
     # ------------------------------------------------------------------ do
 
     def buy_in(
-        self, player: str, name: str, amount: int, stack: int, now: float, hand: int = 0
+        self,
+        player: str,
+        name: str,
+        amount: int,
+        stack: int,
+        now: float,
+        hand: int = 0,
+        capital: int | None = None,
     ) -> Entry:
         """Bring ``amount`` to the table (a first buy-in or a rebuy); raises
         :class:`CashError` and changes nothing when :meth:`refusal` says no."""
-        refused = self.refusal(player, amount, stack, now)
+        refused = self.refusal(player, amount, stack, now, capital=capital)
         if refused is not None:
             raise CashError(*refused)
         account = self.accounts.setdefault(player, Account(player, name))

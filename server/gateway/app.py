@@ -40,6 +40,7 @@ from server.gateway.creating import check_create, table_config
 from server.gateway.guard import Guard, guarded_connection
 from server.gateway.housekeeping import Activity, review, sweep_every
 from server.gateway.http import Metrics
+from server.gateway.league_cash import record_season_table, season_for_new_table, with_capital
 from server.gateway.league_http import LeagueRoutes
 from server.gateway.leagues import LeagueDesk
 from server.gateway.limits import ACCEPT_BATCH, Limits
@@ -426,7 +427,8 @@ class Gateway:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
         if isinstance(message, m.JoinWaitingList):
             conn.identity()  # the list holds a person, who sits with this connection later
-        actor.submit(tc.from_message(actor.conn(conn), message), conn)
+        command = with_capital(self, actor, tc.from_message(actor.conn(conn), message))
+        actor.submit(command, conn)
         if isinstance(message, m.LeaveTable):
             conn.tables.discard(table)
 
@@ -449,7 +451,8 @@ class Gateway:
         nickname = conn.nickname or f"player-{pid[:4]}"
         # no token yet: the table grants the seat (and the token is issued) only once the
         # seat is saved; a refused sit changes no credential
-        actor.post(tc.seat_command(actor.conn(conn), message, nickname), conn)
+        command = with_capital(self, actor, tc.seat_command(actor.conn(conn), message, nickname))
+        actor.post(command, conn)
 
     def _create(self, conn: Connection, message: m.CreateTable) -> None:
         if len(self.tables) >= self.max_tables:
@@ -459,14 +462,19 @@ class Gateway:
             raise ProtocolError(ErrorCode.TABLE_LIMIT, f"{cap} tables per connection at most")
         cash = check_create(message)
         room = room_for_new_table(self, message)
+        season = season_for_new_table(self, conn, message)
         if not self.guard.tables.take(conn.address, self.clock.now()):
             raise ProtocolError(
                 ErrorCode.TABLE_LIMIT, "too many tables created from your address: try later"
             )
         conn.tables_created += 1
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        defaults = self.table_defaults
-        self.create_table(table_config(message, cash, table_id, conn.address, defaults, room))
+        config = table_config(
+            message, cash, table_id, conn.address, self.table_defaults, room, season
+        )
+        if season is not None:  # its ledger counts in the season before anyone sits
+            record_season_table(self, season["season"], table_id)
+        self.create_table(config)
         conn.invites.add(table_id)
         created = m.TableCreated(
             table=table_id,

@@ -38,6 +38,7 @@ def table_config(
     address: str,
     defaults: dict[str, Any],
     room: str | None = None,
+    season: dict[str, Any] | None = None,
 ) -> TableConfig:
     """The new table's settings (``defaults``: the server's timings)."""
     return TableConfig(
@@ -55,5 +56,6 @@ def table_config(
         cash=cash,
         run_it=1 if cash is not None else message.run_it,  # a cash table's are in its rules
         extra={"created_by": address, "approval": message.approval}
-        | ({"room": room} if room else {}),
+        | ({"room": room} if room else {})
+        | (season or {}),
     )

@@ -43,6 +43,7 @@ from server.league.model import (
     RefusalCode,
     Season,
     advance,
+    capital_start,
     check_name,
     event_date,
 )
@@ -183,6 +184,10 @@ class EventRunner:
             ) from None
         if msg.starts_at < self.now():
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "starts_at is in the past")
+        if capital_start(season.points) is not None:
+            raise LeagueRefusal(
+                RefusalCode.BAD_EVENT, "a cash season plays at its cash tables (create a table)"
+            )
         self._check_room(season)
         self._check_target(season, msg.satellite_of)
         text = structure_text(self.structures, msg.structure, name)

@@ -4,12 +4,15 @@
 Public, like a tournament's results (a league publishes its standings: ligue 8.3 "Mettre à
 jour les résultats ... sur le site Internet de la Ligue"): no token. Computed at each request
 by :func:`server.league.standings.standings` from the results stored in the leagues' file
-(a season's results are a few hundred rows: read on the event loop). The other ``/api``
-routes are :class:`~server.gateway.http.HttpRoutes`'.
+(a season's results are a few hundred rows: read on the event loop). A cash season's
+standings are its members' capitals (server.gateway.league_cash). The other ``/api`` routes
+are :class:`~server.gateway.http.HttpRoutes`'.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from typing import Any
 
@@ -18,8 +21,9 @@ from websockets.http11 import Response
 
 from protocol import ErrorCode
 from server.gateway.http import HttpError, HttpRoutes
+from server.gateway.league_cash import capital_standings
 from server.league.errors import LeagueConfigError
-from server.league.model import LeagueEvent, RefusalCode, Season, event_date
+from server.league.model import LeagueEvent, RefusalCode, Season, capital_start, event_date
 from server.league.results import EventResult
 from server.league.standings import standings, standings_csv, standings_json
 from server.league.store import LeagueStore
@@ -86,6 +90,9 @@ class LeagueRoutes(HttpRoutes):
         season = store.season(parts[2])
         if season is None or season.league != parts[0]:
             raise HttpError(404, ErrorCode.NOT_FOUND, "no such season in this league")
+        start = capital_start(season.points)
+        if start is not None:
+            return self._capital(season, start, parts[3].endswith(".csv"))
         try:
             doc, csv = season_standings(
                 season, store.events(season.id), store.results(season.id), store.names(season.id)
@@ -97,3 +104,26 @@ class LeagueRoutes(HttpRoutes):
             return self._response(200, csv.encode(), "text/csv; charset=utf-8", disposition)
         body = json.dumps(doc, ensure_ascii=False).encode()
         return self._response(200, body, "application/json")
+
+    def _capital(self, season: Season, start: int, as_csv: bool) -> Response:
+        """A cash season's general standings: the members' capitals (server.gateway.league_cash)."""
+        rows = capital_standings(self.gw, season.id, start)
+        if as_csv:
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(["rank", "member", "name", "capital"])
+            for rank, row in enumerate(rows, start=1):
+                writer.writerow([rank, row["member"], row["name"], row["capital"]])
+            disposition = {"Content-Disposition": f'attachment; filename="{season.id}.csv"'}
+            return self._response(
+                200, out.getvalue().encode(), "text/csv; charset=utf-8", disposition
+            )
+        doc = {
+            "league": season.league,
+            "season": season.id,
+            "name": season.name,
+            "points": season.points,
+            "capital": start,
+            "standings": rows,
+        }
+        return self._response(200, json.dumps(doc, ensure_ascii=False).encode(), "application/json")

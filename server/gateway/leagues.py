@@ -32,6 +32,7 @@ from server.league.model import (
     Role,
     Season,
     can,
+    capital_start,
     check_name,
     require,
     season_rules,
@@ -127,7 +128,10 @@ class LeagueDesk:
         member = self._member(msg.member)
         league = self._league(msg.league)
         require(league.role_of(member), Action.CREATE_SEASON)
-        season_rules(msg.points, msg.best_of)  # refuses what it cannot apply
+        if capital_start(msg.points) is None:  # a cash season counts capital, not points
+            season_rules(msg.points, msg.best_of)  # refuses what it cannot apply
+        elif msg.best_of is not None:
+            raise LeagueRefusal(RefusalCode.BAD_POINTS, "a capital season has no best-of")
         season = Season(
             id=_new_id(),
             league=league.id,
@@ -162,7 +166,8 @@ class LeagueDesk:
                 "id": season.id,
                 "name": season.name,
                 "points": season.points,
-                "best_of": season.rules().best_of,
+                "best_of": None if capital_start(season.points) else season.rules().best_of,
+                "capital": capital_start(season.points),
                 "events": [self._event_view(e, directing) for e in self.store.events(season.id)],
             }
             for season in self.store.seasons(league.id)

@@ -33,6 +33,7 @@ from .standings import FPC_SIT_AND_GO_SEASON, FPC_TOUR_DES_POTES_SEASON, SeasonR
 
 __all__ = [
     "EVENT_KINDS",
+    "FPC_CAPITAL",
     "MAX_PLACES",
     "PERMISSIONS",
     "POINTS_SYSTEMS",
@@ -48,6 +49,7 @@ __all__ = [
     "Season",
     "advance",
     "can",
+    "capital_start",
     "check_name",
     "event_date",
     "require",
@@ -194,6 +196,26 @@ def _places(spec: str) -> PointsSystem:
             RefusalCode.BAD_POINTS, "places: points from the 1st down, none above 1,000,000"
         )
     return PlaceTable(points=points)
+
+
+FPC_CAPITAL = 40_000
+"""fpc cash: « Chaque adhérent se voit attribuer un capital de départ de 40 000 jetons »."""
+
+
+def capital_start(points: str) -> int | None:
+    """A cash season's starting capital (``capital``: fpc's 40,000; ``capital:<N>``), None
+    for a points season. Its standings are the members' capitals, moved by their cash
+    tables' ledgers (« Ses gains et ses pertes feront évoluer son capital et ainsi donnera le
+    classement général »). Raises ``league.bad_points`` for a capital that is not a whole
+    number from 500 to 10,000,000."""
+    if points == "capital":
+        return FPC_CAPITAL
+    if not points.startswith("capital:"):
+        return None
+    text = points.removeprefix("capital:")
+    if not text.isdecimal() or not 500 <= int(text) <= 10_000_000:
+        raise LeagueRefusal(RefusalCode.BAD_POINTS, "capital:<a whole number of chips>")
+    return int(text)
 
 
 def season_rules(points: str, best_of: int | None = None) -> SeasonRules:

@@ -33,17 +33,18 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
         raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
     if cmd.option and not cash.rules.option:
         raise CashError(Refusal.OPTION, _NO_OPTION)
-    refused = cash.book.refusal(player, cmd.amount, 0, now)
+    _members_only(t, player)
+    refused = cash.book.refusal(player, cmd.amount, 0, now, capital=cmd.capital)
     if refused is None and ask_host(t, cmd):
         return  # a table that asks its host: the buy-in waits for him
     stale = _free_seat(t, cmd, player)
-    refused = cash.book.refusal(player, cmd.amount, 0, now)
+    refused = cash.book.refusal(player, cmd.amount, 0, now, capital=cmd.capital)
     if refused is not None:
         raise CashError(*refused)
     if stale is not None:
         _release(t, stale, now)
     arrival = Arrival.RETURN if cash.book.owes_return_fee(player) else Arrival.NEW
-    cash.book.buy_in(player, cmd.name, cmd.amount, 0, now, hand=t.hand_no)
+    cash.book.buy_in(player, cmd.name, cmd.amount, 0, now, hand=t.hand_no, capital=cmd.capital)
     if not cash.waiting.accept(cmd.seat, player):
         cash.waiting.leave(player)
     cash.arrivals[cmd.seat] = arrival
@@ -56,6 +57,13 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
         cash.wait_bb.add(cmd.seat)
     sit = c.Sit(conn=cmd.conn, seat=cmd.seat, name=cmd.name, ref=cmd.ref, approved=True)
     t.sit_with(now, sit, cmd.amount)
+
+
+def _members_only(t: Table, player: str) -> None:
+    """A table of a league's cash season seats members only (one person, one capital): a
+    member's identity is ``m.<member id>`` (server.gateway.accounts), never a guest's."""
+    if t.config.extra.get("season") and not player.startswith("m."):
+        raise CashError(Refusal.MEMBERS, "log in with your member account to play here")
 
 
 def _free_seat(t: Table, cmd: c.BuyIn, player: str) -> SeatState | None:
@@ -103,7 +111,9 @@ def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:
     if t.in_hand() and state.seat in t.start_stacks:
         raise CashError(Refusal.IN_HAND, "chips are added between hands")
     stack = state.stack
-    cash.book.buy_in(state.player, state.name, cmd.amount, stack, now, hand=t.hand_no)
+    cash.book.buy_in(
+        state.player, state.name, cmd.amount, stack, now, hand=t.hand_no, capital=cmd.capital
+    )
     state.stack += cmd.amount
     if stack == 0:
         cash.arrivals[state.seat] = Arrival.REBOUGHT  # casino: « pas de droit de siège »

@@ -222,6 +222,9 @@ class BuyIn:
     amount: int
     wait_for_bb: bool = False
     option: bool = False
+    capital: int | None = None
+    """What the player's season capital still allows (a league's cash season, filled in by
+    the gateway); None: no season."""
     ref: int | None = None
     approved: bool = False
     """The host approved it (a table that asks its host: server.table.hosting)."""
@@ -260,6 +263,8 @@ class AddChips:
 
     conn: Conn
     amount: int
+    capital: int | None = None
+    """As :attr:`BuyIn.capital`."""
     ref: int | None = None
 
 

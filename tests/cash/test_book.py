@@ -215,3 +215,23 @@ def test_the_ledger_balances_to_the_chip(data: st.DataObject) -> None:
         elif kind == "out" and player in stacks:
             book.cash_out(player, stacks.pop(player), float(step))
         assert book.ledger.imbalance(stacks.values()) == 0
+
+
+def test_a_season_capital_given_by_the_league_bounds_buy_ins_and_bars_a_lost_one() -> None:
+    # fpc cash: « Le joueur ne peut en aucun cas engager une valeur de jetons supérieure à
+    # son capital »; « L'adhérent ayant perdu la totalité de son capital ne pourra plus
+    # participer aux sessions de Cash Game » (the capital over every table of a league's cash
+    # season: server/gateway/league_cash.py computes it, the book applies it)
+    book = CashBook(cash_rules("fpc", sb=25, bb=50))
+    assert book.refusal("a", 1_000, 0, 0.0, capital=800) == (
+        Refusal.CAPITAL,
+        "your capital allows 800",
+    )
+    code, message = book.refusal("a", 500, 0, 0.0, capital=0) or ("", "")
+    assert code is Refusal.CAPITAL and "lost" in message
+    assert book.refusal("a", 800, 0, 0.0, capital=800) is None
+    with pytest.raises(CashError):
+        book.buy_in("a", "Ann", 900, 0, 0.0, capital=800)
+    assert book.ledger.entries == []
+    book.buy_in("a", "Ann", 800, 0, 0.0, capital=800)
+    assert book.ledger.bought("a") == 800

@@ -11,6 +11,7 @@ import pytest
 
 from server.league import EventKind
 from server.league.model import (
+    FPC_CAPITAL,
     PERMISSIONS,
     TRANSITIONS,
     Action,
@@ -24,6 +25,7 @@ from server.league.model import (
     Season,
     advance,
     can,
+    capital_start,
     check_name,
     event_date,
     require,
@@ -220,3 +222,14 @@ def test_points_a_season_cannot_apply_are_refused(points: str, best_of: int | No
 def test_a_season_gives_its_rules() -> None:
     season = Season(id="s", league="l", name="2026", points="fpc_tour_des_potes", best_of=8)
     assert season.rules().best_of == 8 and season.rules().events == 10
+
+
+def test_a_cash_season_starts_each_member_with_his_capital() -> None:
+    # fpc cash: « Chaque adhérent se voit attribuer un capital de départ de 40 000 jetons »
+    assert capital_start("capital") == FPC_CAPITAL == 40_000
+    assert capital_start("capital:1500") == 1500
+    assert capital_start("places:10,6") is None and capital_start("fpc_sit_and_go") is None
+    for bad in ("capital:", "capital:12", "capital:-5", "capital:1e6", "capital:99999999"):
+        with pytest.raises(LeagueRefusal) as refused:
+            capital_start(bad)
+        assert refused.value.code == "league.bad_points"

@@ -134,7 +134,11 @@ class Checker:
             # by seat: a newcomer who took a blind's empty seat assumes its obligations (fpc 17-2)
             blinds = {last["positions"]["bb"]} | ({last["positions"]["sb"]} - {None})
             gone = blinds - seated
-            if self.fpc and len(dealt) > 2 and gone:
+            # leaving heads-up (players joined as a blind's player busted): the engine moves
+            # on as from any heads-up (tests/engine/test_positions_fpc.py, "leaving heads-up:
+            # as today"): fpc 17-3 and 17-4 speak of a table dealing to three or more
+            heads_up = last["positions"]["sb"] == last["positions"]["button"]
+            if self.fpc and len(dealt) > 2 and gone and not heads_up:
                 # fpc 17-3 / 17-4: "le donneur distribue deux fois", no small blind
                 assert "sb" not in posted and pos["button"] == last["positions"]["button"]
             elif len(dealt) > 2 and len(last["dealt_in"]) > 2 and sb_before in dealt:
