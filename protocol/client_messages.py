@@ -206,7 +206,14 @@ class SeasonCreate(Message):
 class LeagueEventCreate(Message):
     """A league's owner or director schedules an event of a season: its tournament (the
     shipped ``structure``) is created at once, registration open, and starts by itself at
-    ``starts_at`` (unix seconds) if enough players registered. Answered by ``league``."""
+    ``starts_at`` (unix seconds) if enough players registered. Answered by ``league``.
+
+    A ``satellite`` names its target (``satellite_of``, a later event of the league still
+    registering) and its ``seats`` rule (``per:<entries per seat>[,<minimum>]`` or
+    ``pool:<buy-in>,<target buy-in>[,<added>]``; default ``per:10``): its winners are
+    registered in the target. A ``monthly`` or ``quarterly`` event may take qualified players
+    only: ``qualified_top`` (the first N of ``qualified_season``'s standings, by default its
+    own season's) and the holders of a ticket into it."""
 
     TYPE: ClassVar[str] = "league_event_create"
     member: str = _f(1024)
@@ -218,6 +225,9 @@ class LeagueEventCreate(Message):
     starts_at: int = _f(BIG)
     requires_account: bool = _f(1, True)
     satellite_of: str | None = _f(NAME, None)
+    seats: str | None = _f(NAME, None)
+    qualified_top: int | None = _f(1000, None)
+    qualified_season: str | None = _f(NAME, None)
     id: int | None = _f(BIG, None)
 
 

@@ -68,8 +68,10 @@ class League(Message):
     ``season_create`` request. ``role``: owner, director or member; ``invite`` for the owner
     and directors only; ``seasons``: each ``{"id", "name", "points", "best_of", "events"}``,
     an event ``{"id", "name", "kind", "structure", "starts_at", "requires_account",
-    "tournament", "status", "satellite_of", "note"}`` (and ``director``, its console token,
-    for the owner and directors). See docs/leagues.md."""
+    "tournament", "status", "satellite_of", "note", "seats", "qualified_top",
+    "qualified_season", "tickets"}`` (``ticket``, the member's own ticket into it, when he
+    holds one; ``director``, its console token, for the owner and directors). See
+    docs/leagues.md."""
 
     TYPE: ClassVar[str] = "league"
     league: str = _f(NAME)

@@ -14,6 +14,9 @@ stored (issue 15). The desk (server/gateway/leagues.py) asks; this module runs.
   events still running: a result missed (a failed write, another process) is stored then,
   and never twice (:meth:`~server.league.store.LeagueStore.finish`).
 
+- **Satellites**: a satellite's result comes with its winners' tickets, and the winners are
+  registered in the target (server/gateway/league_entries.py).
+
 Player ids: a member's entry is ``m.<member id>`` in the tournament (conn.pid's form) and
 ``<member id>`` in the league's results, so that results follow the person; a guest's entry
 keeps the tournament's random id.
@@ -32,8 +35,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from protocol import ErrorCode, ProtocolError
+from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
+from server.gateway.league_entries import MEMBER_PREFIX, Entries, league_player
 from server.league.errors import ResultError
 from server.league.model import (
     EventStatus,
@@ -48,9 +52,16 @@ from server.league.model import (
     event_date,
 )
 from server.league.results import Entry, EventKind, EventResult
+from server.league.satellite import DEFAULT_SEATS
 from server.league.store import LeagueStore
 from server.table.actor import Client
-from server.tournament.decisions import Eliminated, Finished, TableAssignment
+from server.tournament.decisions import (
+    Eliminated,
+    Finished,
+    Refused,
+    Registered,
+    TableAssignment,
+)
 from server.tournament.live import LiveTournament, load_tournament
 
 if TYPE_CHECKING:
@@ -72,16 +83,9 @@ log = logging.getLogger("brasseur.leagues")
 STRUCTURES = Path(__file__).resolve().parents[2] / "docs" / "tournaments"
 """The shipped tournament structures an event may play (``<structure>.toml``)."""
 SWEEP_SECONDS = 10.0
-MEMBER_PREFIX = "m."
-"""A member's player id in a tournament is this prefix and his member id (conn.pid)."""
 
 _STRUCTURE = re.compile(r"[a-z0-9_]{1,64}")
 _NAME_LINE = re.compile(r'^name\s*=\s*"(?:[^"\\]|\\.)*"[ \t]*(?:#.*)?$', re.M)
-
-
-def league_player(pid: str) -> str:
-    """The league's id of a tournament's player: the member id of ``m.<member>``."""
-    return pid.removeprefix(MEMBER_PREFIX)
 
 
 def register_as(
@@ -89,9 +93,18 @@ def register_as(
 ) -> None:
     """The host's ``register`` under a chosen player id (a member's): the director answers
     ``registered``, or ``tournament.already_registered`` for an id it has already
-    (director.register: "if player_id in self._entries")."""
+    (director.register: "if player_id in self._entries"). A player registered already (a
+    satellite's ticket entered him: the league desk lets only those through) is answered
+    ``registered`` with his token and this connection follows his seat: no second entry."""
     host = live.host
     assert host.coordinator is not None
+    if player in host.names:
+        token = host.player_token(player)
+        client.deliver(
+            encode(m.Registered(tournament=host.tid, player=player, token=token, ref=ref))
+        )
+        host.follow(client, token)
+        return
     host.pending[player] = (client, ref)
     host.coordinator.submit("register", {"player": player, "name": nickname})
 
@@ -170,6 +183,7 @@ class EventRunner:
         self.structures = structures
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.entries = Entries(gateway, store)
 
     # ------------------------------------------------------------------ scheduling
 
@@ -189,7 +203,8 @@ class EventRunner:
                 RefusalCode.BAD_EVENT, "a cash season plays at its cash tables (create a table)"
             )
         self._check_room(season)
-        self._check_target(season, msg.satellite_of)
+        self._check_target(season, msg)
+        qualified_season = self._qualified_season(season, msg)
         text = structure_text(self.structures, msg.structure, name)
         config, _ = load_tournament(text)
         event = LeagueEvent(
@@ -204,6 +219,9 @@ class EventRunner:
             tournament=f"league_{event_id}",
             satellite_of=msg.satellite_of,
             final_table_size=config.final_table_size,
+            seats=msg.seats or (DEFAULT_SEATS if kind is EventKind.SATELLITE else None),
+            qualified_top=msg.qualified_top,
+            qualified_season=qualified_season,
         )
         self.store.add_event(event)  # recorded first: a restart finds it
         try:
@@ -226,14 +244,31 @@ class EventRunner:
         if limit is not None and len(live) >= limit:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, f"this season has its {limit} events")
 
-    def _check_target(self, season: Season, target: str | None) -> None:
-        if target is None:
+    def _check_target(self, season: Season, msg: m.LeagueEventCreate) -> None:
+        """A satellite's target: a later event of the same league, still registering."""
+        if msg.satellite_of is None:
             return
-        event = self.store.event(target)
+        event = self.store.event(msg.satellite_of)
         if event is None or event.league != season.league:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "no such target event in this league")
         if event.status not in (EventStatus.SCHEDULED, EventStatus.REGISTERING):
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "the target event has started")
+        if event.starts_at <= msg.starts_at:
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, "the target event starts before it")
+
+    def _qualified_season(self, season: Season, msg: m.LeagueEventCreate) -> str | None:
+        """The season whose standings qualify: one of this league's with points (by
+        default the event's own), None for an event open to all."""
+        if msg.qualified_top is None and msg.qualified_season is None:
+            return None
+        if msg.qualified_season is None:
+            return season.id
+        other = self.store.season(msg.qualified_season)
+        if other is None or other.league != season.league:
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, "no such qualifying season in this league")
+        if capital_start(other.points) is not None:
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, "a cash season's capitals do not qualify")
+        return other.id
 
     def arm(self, event: LeagueEvent) -> None:
         """Start ``event`` at its time (at once if the time has passed)."""
@@ -289,6 +324,8 @@ class EventRunner:
                     self.store.add_elimination(event_id, dec.player_id, dec.entry, by)
                 elif isinstance(dec, TableAssignment):
                     self.started(event_id)
+                elif isinstance(dec, (Registered, Refused)):
+                    self.entries.heard(event_id, dec)
                 elif isinstance(dec, Finished):
                     self.finished(event_id, _rows(dec))
         except Exception:
@@ -304,7 +341,8 @@ class EventRunner:
                 timer.cancel()
 
     def finished(self, event_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
-        """The tournament finished with ``rows``: store the event's result, once."""
+        """The tournament finished with ``rows``: store the event's result, once (with a
+        satellite's tickets; its winners are then registered in the target)."""
         event = self.store.event(event_id)
         if event is None or event.status not in (EventStatus.REGISTERING, EventStatus.RUNNING):
             return
@@ -315,8 +353,11 @@ class EventRunner:
         except ResultError as exc:
             log.error("league event %s: its result cannot be stored: %s", event_id, exc)
             return
-        if self.store.finish(advance(event, EventStep.FINISH), result, names):
+        tickets = self.entries.issue(event, result, rows, names)
+        if self.store.finish(advance(event, EventStep.FINISH), result, names, tickets):
             log.info("league event %s: finished, %d entries", event_id, result.field_size)
+            if event.satellite_of is not None:
+                self.entries.seat_holders(event.satellite_of)
 
     def _stored_results(self, event: LeagueEvent) -> list[dict[str, Any]] | None:
         text = self.g.store.get_meta(f"tournament:{event.tournament}:results.json")
@@ -337,6 +378,14 @@ class EventRunner:
                 self._restore(event)
             except Exception:
                 log.exception("league event %s: not restored", event.id)
+        # every event watched again: the tickets' holders registered in their targets (those
+        # registered above, before their target was watched, are asked again if refused)
+        self.entries.asked.clear()
+        for event in self.store.events_in((EventStatus.REGISTERING, EventStatus.RUNNING)):
+            try:
+                self.entries.seat_holders(event.id)
+            except Exception:
+                log.exception("league event %s: its tickets not registered", event.id)
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="leagues")
 

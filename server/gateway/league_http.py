@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from websockets.datastructures import Headers
@@ -22,34 +23,47 @@ from websockets.http11 import Response
 from protocol import ErrorCode
 from server.gateway.http import HttpError, HttpRoutes
 from server.gateway.league_cash import capital_standings
+from server.gateway.league_entries import scored_standings, ticket_json
 from server.league.errors import LeagueConfigError
 from server.league.model import LeagueEvent, RefusalCode, Season, capital_start, event_date
 from server.league.results import EventResult
-from server.league.standings import standings, standings_csv, standings_json
+from server.league.satellite import Ticket
+from server.league.standings import standings_csv, standings_json
 from server.league.store import LeagueStore
 
 __all__ = ["LeagueRoutes", "season_standings"]
 
-_FILES = ("standings.json", "standings.csv")
+_FILES = ("standings.json", "standings.csv", "tickets.csv")
+_TICKET_FIELDS = ("satellite", "target", "player_id", "name", "place", "seats", "seat_value")
+
+
+def tickets_csv(tickets: Sequence[Ticket]) -> str:
+    """A season's satellites' tickets, one line each (``seats`` and ``cash`` exact: ``1/2``)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*_TICKET_FIELDS, "cash", "member", "note"])
+    for ticket in tickets:
+        row = ticket_json(ticket)
+        writer.writerow(
+            [*(row[k] for k in _TICKET_FIELDS), row["cash"], row["member"], row["note"]]
+        )
+    return out.getvalue()
 
 
 def season_standings(
-    season: Season, events: list[LeagueEvent], results: list[EventResult], names: dict[str, str]
+    season: Season,
+    events: list[LeagueEvent],
+    results: list[EventResult],
+    names: dict[str, str],
+    tickets: Sequence[Ticket] = (),
 ) -> tuple[dict[str, Any], str]:
     """A season's standings as JSON (a map) and CSV (one column per event scored). A result
     the season's points system cannot score (a Sit'n Go of 4, where fpc part C prints 6 to 10
-    players) is left out and listed under ``unscored``."""
+    players) is left out and listed under ``unscored``. ``tickets``: those won at the
+    season's satellites, with their shares of a seat (cdc 2.7), listed under ``tickets``."""
     rules = season.rules()
-    scored: list[EventResult] = []
-    unscored: list[str] = []
-    for result in results:
-        try:
-            rules.points.event_points(result)
-        except LeagueConfigError:
-            unscored.append(result.event_id)
-        else:
-            scored.append(result)
-    rows = standings(rules, scored)
+    rows, unscored = scored_standings(season, results)
+    scored = [r for r in results if r.event_id not in unscored]
     doc = {
         "league": season.league,
         "season": season.id,
@@ -69,6 +83,7 @@ def season_standings(
         "unscored": unscored,
         "names": {p: names.get(p, p) for p in sorted({r.player_id for r in rows})},
         "standings": standings_json(rows),
+        "tickets": [ticket_json(t) for t in tickets],
     }
     order = [r.event_id for r in sorted(scored, key=lambda r: (r.date, r.event_id))]
     return doc, standings_csv(rows, order)
@@ -93,9 +108,18 @@ class LeagueRoutes(HttpRoutes):
         start = capital_start(season.points)
         if start is not None:
             return self._capital(season, start, parts[3].endswith(".csv"))
+        tickets = store.season_tickets(season.id)
+        if parts[3] == "tickets.csv":
+            disposition = {"Content-Disposition": f'attachment; filename="{season.id}-tickets.csv"'}
+            body = tickets_csv(tickets).encode()
+            return self._response(200, body, "text/csv; charset=utf-8", disposition)
         try:
             doc, csv = season_standings(
-                season, store.events(season.id), store.results(season.id), store.names(season.id)
+                season,
+                store.events(season.id),
+                store.results(season.id),
+                store.names(season.id),
+                tickets,
             )
         except LeagueConfigError as exc:  # more results than the season's events
             raise HttpError(409, RefusalCode.BAD_POINTS.value, str(exc)) from None

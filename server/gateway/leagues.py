@@ -168,7 +168,9 @@ class LeagueDesk:
                 "points": season.points,
                 "best_of": None if capital_start(season.points) else season.rules().best_of,
                 "capital": capital_start(season.points),
-                "events": [self._event_view(e, directing) for e in self.store.events(season.id)],
+                "events": [
+                    self._event_view(e, directing, member) for e in self.store.events(season.id)
+                ],
             }
             for season in self.store.seasons(league.id)
         )
@@ -182,7 +184,8 @@ class LeagueDesk:
             ref=ref,
         )
 
-    def _event_view(self, event: LeagueEvent, directing: bool) -> dict[str, Any]:
+    def _event_view(self, event: LeagueEvent, directing: bool, member: str) -> dict[str, Any]:
+        tickets = [t for t in self.store.tickets_into(event.id) if t.enters]
         out: dict[str, Any] = {
             "id": event.id,
             "name": event.name,
@@ -194,7 +197,19 @@ class LeagueDesk:
             "status": event.status.value,
             "satellite_of": event.satellite_of,
             "note": event.note,
+            "seats": event.seats,
+            "qualified_top": event.qualified_top,
+            "qualified_season": event.qualified_season,
+            "tickets": len({t.player_id for t in tickets}),
         }
+        mine = [t for t in tickets if t.player_id == member]
+        if mine:
+            out["ticket"] = {
+                "satellite": mine[0].satellite,
+                "seats": str(sum(t.seats for t in mine)),
+                "registered": self.events.entries.registered(event, member),
+                "note": mine[0].note,
+            }
         if directing:
             out["director"] = self.g.auth.director(event.tournament)
         return out
@@ -205,9 +220,11 @@ class LeagueDesk:
         """The player id a ``register`` of ``conn`` for ``tournament`` takes: None for a
         tournament of no league event, or a guest where the event lets guests in;
         ``m.<member>`` for a member (one person, one entry). Raises
-        ``league.account_required`` for a guest where the event requires an account, and
+        ``league.account_required`` for a guest where the event requires an account,
         ``tournament.already_registered`` for a member entered already (from another
-        connection: the director would refuse his id too)."""
+        connection: the director would refuse his id too) unless a satellite's ticket entered
+        him (his ``register`` is then answered with his entry), and ``league.not_qualified``
+        at an event for qualified players that does not admit him."""
         event = self.store.event_of_tournament(tournament)
         if event is None:
             return None
@@ -220,8 +237,12 @@ class LeagueDesk:
             return None
         player = f"{MEMBER_PREFIX}{conn.member}"
         live = self.g.tournaments.get(tournament)
-        if live is not None and (player in live.host.names or player in live.host.pending):
+        entered = live is not None and (player in live.host.names or player in live.host.pending)
+        ticket = self.events.entries.holds(event.id, conn.member)
+        if entered and not (ticket and live is not None and player in live.host.names):
             raise ProtocolError(ErrorCode.ALREADY_REGISTERED, "you are already registered")
+        if not entered and not ticket:
+            self.events.entries.check_qualified(event, conn.member)
         return player
 
     # ------------------------------------------------------------------ life

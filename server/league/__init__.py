@@ -4,7 +4,7 @@
 - :mod:`.points`: the points systems (fpc Tour des Potes formula, fpc Sit'n Go table, ligue
   points, generic tables and formulas);
 - :mod:`.standings`: a season's standings (best N of M, leader bounty, ties, CSV/JSON);
-- :mod:`.satellite`: seats from the field, the shared bubble, ligue qualification;
+- :mod:`.satellite`: seats from the field, the shared bubble, tickets, ligue qualification;
 - :mod:`.cup`: the fpc heads-up cup bracket;
 - :mod:`.seating`: fpc seating by standings and the 23:45 hard stop;
 - :mod:`.late_entry`: the ligue's late entries and their chip penalties;
@@ -34,14 +34,18 @@ from .points import (
 )
 from .results import Entry, EventKind, EventResult
 from .satellite import (
+    DEFAULT_SEATS,
     QualificationRule,
     SatelliteAward,
     SeatPlan,
     SeatRule,
     SeatsFromPool,
     SeatsPerEntries,
+    Ticket,
     award_seats,
+    issue_tickets,
     qualified_players,
+    seat_rule,
 )
 from .seating import (
     FPC_HARD_STOP,
@@ -63,6 +67,7 @@ from .standings import (
 )
 
 __all__ = [
+    "DEFAULT_SEATS",
     "FPC_CUP",
     "FPC_CUP_GAME",
     "FPC_HARD_STOP",
@@ -101,15 +106,18 @@ __all__ = [
     "StageBounties",
     "StandingRow",
     "StepFormula",
+    "Ticket",
     "award_seats",
     "draw_cup",
     "elimination_prize",
     "hard_stop_reached",
     "is_standings_seating_day",
+    "issue_tickets",
     "leaders",
     "ligue_late_entry",
     "qualified_players",
     "rank_at_hard_stop",
+    "seat_rule",
     "stage_bounties",
     "standings",
     "standings_csv",

@@ -29,14 +29,17 @@ from types import MappingProxyType
 from .errors import LeagueConfigError, LeagueError
 from .points import PlaceTable, PointsSystem
 from .results import EventKind
+from .satellite import DEFAULT_SEATS, QualificationRule, SeatRule, seat_rule
 from .standings import FPC_SIT_AND_GO_SEASON, FPC_TOUR_DES_POTES_SEASON, SeasonRules
 
 __all__ = [
     "EVENT_KINDS",
     "FPC_CAPITAL",
     "MAX_PLACES",
+    "MAX_QUALIFIED",
     "PERMISSIONS",
     "POINTS_SYSTEMS",
+    "QUALIFIED_KINDS",
     "TRANSITIONS",
     "Action",
     "EventStatus",
@@ -80,6 +83,9 @@ class RefusalCode(StrEnum):
     """A step the event lifecycle does not allow from the event's status."""
     ACCOUNT_REQUIRED = "league.account_required"
     """The event requires a member account: log in, then register."""
+    NOT_QUALIFIED = "league.not_qualified"
+    """The event takes qualified players only (the top of a season's standings, or a
+    satellite's ticket), and the member is not one of them."""
 
 
 class LeagueRefusal(LeagueError):
@@ -303,8 +309,24 @@ TRANSITIONS: Mapping[tuple[EventStatus, EventStep], EventStatus] = MappingProxyT
 )
 """Every allowed step of an event: a pair not here is refused (``league.bad_transition``)."""
 
-EVENT_KINDS = frozenset({EventKind.TOURNAMENT, EventKind.SIT_AND_GO, EventKind.SATELLITE})
-"""The kinds of event a director schedules."""
+EVENT_KINDS = frozenset(
+    {
+        EventKind.TOURNAMENT,
+        EventKind.SIT_AND_GO,
+        EventKind.SATELLITE,
+        EventKind.MONTHLY,
+        EventKind.QUARTERLY,
+    }
+)
+"""The kinds of event a director schedules (ligue: "journalier, mensuel et sit&go", and the
+"Trimestriel")."""
+
+QUALIFIED_KINDS = frozenset({EventKind.MONTHLY, EventKind.QUARTERLY})
+"""The kinds that may take qualified players only (ligue, PRÉAVIS note 1: "Pour les soirs de
+mensuel afin de permettre aux joueurs classés de jouer le journalier")."""
+
+MAX_QUALIFIED = 1000
+"""The largest "top N" a qualification names."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -324,7 +346,14 @@ class LeagueEvent:
     """The id of its tournament on this server."""
     status: EventStatus = EventStatus.SCHEDULED
     satellite_of: str | None = None
-    """A satellite's target event (its seats are not yet registered there)."""
+    """A satellite's target event: its winners' tickets register them there."""
+    seats: str | None = None
+    """A satellite's seat rule (:func:`~server.league.satellite.seat_rule`: ``per:10``...)."""
+    qualified_top: int | None = None
+    """Qualified players only: the first N of :attr:`qualified_season`'s standings (ties at
+    the cut included), and the holders of a satellite's ticket into this event."""
+    qualified_season: str | None = None
+    """The season whose standings qualify (this league's; by default the event's own)."""
     final_table_size: int | None = None
     """The structure's final table (fpc part B: it sets the Tour des Potes points)."""
     note: str = ""
@@ -337,6 +366,41 @@ class LeagueEvent:
             raise LeagueRefusal(
                 RefusalCode.BAD_EVENT, "a satellite, and only a satellite, names its target"
             )
+        if self.seats is not None:
+            if self.kind is not EventKind.SATELLITE:
+                raise LeagueRefusal(RefusalCode.BAD_EVENT, "only a satellite has seats")
+            try:
+                seat_rule(self.seats)
+            except LeagueConfigError as exc:
+                raise LeagueRefusal(RefusalCode.BAD_EVENT, str(exc)) from None
+        if self.qualified_top is not None or self.qualified_season is not None:
+            self._check_qualification()
+
+    def _check_qualification(self) -> None:
+        top = self.qualified_top
+        if self.kind not in QUALIFIED_KINDS:
+            raise LeagueRefusal(
+                RefusalCode.BAD_EVENT, "qualified players only: a monthly or quarterly event"
+            )
+        if top is None or not 1 <= top <= MAX_QUALIFIED or self.qualified_season is None:
+            raise LeagueRefusal(
+                RefusalCode.BAD_EVENT,
+                f"qualified players only: the top 1 to {MAX_QUALIFIED} of a season",
+            )
+        if not self.requires_account:
+            raise LeagueRefusal(
+                RefusalCode.BAD_EVENT, "qualified players only: an event that requires accounts"
+            )
+
+    def seat_rule(self) -> SeatRule:
+        """A satellite's rule (:data:`~server.league.satellite.DEFAULT_SEATS` if none)."""
+        return seat_rule(self.seats or DEFAULT_SEATS)
+
+    def qualification(self) -> QualificationRule | None:
+        """The event's "qualified players only" rule, None for an open event."""
+        if self.qualified_top is None:
+            return None
+        return QualificationRule(kind=self.kind, top=self.qualified_top)
 
 
 def advance(event: LeagueEvent, step: EventStep, note: str = "") -> LeagueEvent:

@@ -17,12 +17,17 @@ payé le cas échéant)." The result already holds the tie (the director applies
 the tied players share the prizes of the places they occupy: when their block straddles
 the last seat, nobody of the block gets a seat and each is owed ``seats_in_block / size`` of
 a seat's value (a seat cannot be cut; the organiser pays that share, usually in cash).
+
+A league event names its rule as text (:func:`seat_rule`): ``per:<N>[,<minimum>]`` or
+``pool:<buy-in>,<target buy-in>[,<added>]``; :data:`DEFAULT_SEATS` when it names none. What
+each winner holds is a :class:`Ticket` (:func:`issue_tickets`): one per player, whatever his
+entries.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -31,14 +36,18 @@ from .results import Entry, EventKind, EventResult
 from .standings import StandingRow
 
 __all__ = [
+    "DEFAULT_SEATS",
     "QualificationRule",
     "SatelliteAward",
     "SeatPlan",
     "SeatRule",
     "SeatsFromPool",
     "SeatsPerEntries",
+    "Ticket",
     "award_seats",
+    "issue_tickets",
     "qualified_players",
+    "seat_rule",
 ]
 
 
@@ -87,6 +96,38 @@ class SeatsFromPool:
 
 
 SeatRule = SeatsPerEntries | SeatsFromPool
+
+DEFAULT_SEATS = "per:10"
+"""The rule of a satellite that names none. No book prints one; one seat per ten entries (at
+least one) is the usual rule of thumb of live satellites, and needs no buy-in (the shipped
+structures have none)."""
+
+_MAX_NUMBER = 1_000_000_000
+
+
+def _numbers(text: str, least: int, most: int) -> list[int]:
+    cells = text.split(",")
+    if not least <= len(cells) <= most or not all(c.strip().isdecimal() for c in cells):
+        raise LeagueConfigError(f"seats: {least} to {most} whole numbers separated by commas")
+    numbers = [int(c) for c in cells]
+    if any(n > _MAX_NUMBER for n in numbers):
+        raise LeagueConfigError(f"seats: numbers up to {_MAX_NUMBER:,}")
+    return numbers
+
+
+def seat_rule(spec: str) -> SeatRule:
+    """A satellite's seat rule from its text: ``per:<entries per seat>[,<minimum>]``
+    (:class:`SeatsPerEntries`, minimum 1 unless given) or ``pool:<buy-in>,<target
+    buy-in>[,<added>]`` (:class:`SeatsFromPool`). Raises :class:`LeagueConfigError`."""
+    kind, _, rest = spec.partition(":")
+    if kind == "per":
+        per = _numbers(rest, 1, 2)
+        return SeatsPerEntries(entries_per_seat=per[0], minimum=per[1] if len(per) > 1 else 1)
+    if kind == "pool":
+        pool = _numbers(rest, 2, 3)
+        added = pool[2] if len(pool) > 2 else 0
+        return SeatsFromPool(buy_in=pool[0], target_buy_in=pool[1], added=added)
+    raise LeagueConfigError("seats: per:<entries per seat>[,<minimum>] or pool:<buy-in>,<target>")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -137,6 +178,86 @@ def award_seats(result: EventResult, plan: SeatPlan) -> tuple[SatelliteAward, ..
     for place in sorted(blocks):
         awards.extend(_award_block(blocks[place], plan))
     return tuple(awards)
+
+
+# ============================================================ tickets
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ticket:
+    """What a satellite's player won into its target event.
+
+    One per player: a player whose two entries both finished in the seats holds one ticket
+    worth two seats (``seats`` 2): he enters the target once, and the league knows what the
+    satellite's pool paid for him. A ticket that :attr:`enters` registers its holder in the
+    target (a member's account is the person; a guest has no identity to enter with).
+    """
+
+    satellite: str
+    target: str
+    player_id: str
+    name: str
+    place: int
+    """His best place in the satellite."""
+    seats: Fraction
+    """Seats' worth: 1 a whole seat; a share below 1 when tied at the bubble (cdc 2.7,
+    "avec partage du prizepool du dernier payé"): ``seats in the block / players in it``."""
+    seat_value: int | None = None
+    """A seat's value (the target's buy-in) when the rule knows it."""
+    cash: Fraction = Fraction(0)
+    """A share of the pool's remainder (the first place without a seat)."""
+    member: bool = False
+    """The holder entered under his member account (results follow the person)."""
+    note: str = ""
+    """Why the ticket has not entered its holder (no account, the target refused him...)."""
+
+    @property
+    def shared(self) -> bool:
+        """A seat shared at the bubble: the ticket is worth a part of a seat."""
+        return self.seats.denominator != 1
+
+    @property
+    def enters(self) -> bool:
+        """The holder is registered in the target: a member with (a share of) a seat. Online a
+        seat cannot be cut, so every player of a tied bubble enters (docs/leagues.md)."""
+        return self.member and self.seats > 0
+
+
+def issue_tickets(
+    result: EventResult,
+    plan: SeatPlan,
+    *,
+    target: str,
+    members: frozenset[str],
+    names: Mapping[str, str],
+) -> tuple[Ticket, ...]:
+    """The tickets of a finished satellite (:func:`award_seats`, by player): every player
+    with a seat, a share of one or cash, best place first. ``members``: the players who
+    entered with an account."""
+    seats: dict[str, Fraction] = defaultdict(Fraction)
+    cash: dict[str, Fraction] = defaultdict(Fraction)
+    place: dict[str, int] = {}
+    for award in award_seats(result, plan):
+        player = award.player_id
+        seats[player] += 1 if award.seat else award.seat_share
+        cash[player] += award.cash
+        place.setdefault(player, award.place)
+    return tuple(
+        Ticket(
+            satellite=result.event_id,
+            target=target,
+            player_id=player,
+            name=names.get(player, player),
+            place=place[player],
+            seats=seats[player],
+            seat_value=plan.seat_value,
+            cash=cash[player],
+            member=player in members,
+            note="" if player in members else "a guest: no account to enter the target with",
+        )
+        for player in place
+        if seats[player] or cash[player]
+    )
 
 
 # ============================================================ ligue: ranked players

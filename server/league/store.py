@@ -6,7 +6,8 @@ members' store: used from the asyncio thread only. Every write is one transactio
 that fails (a full disk, a read-only file) raises :class:`LeagueStoreError` and changes
 nothing. An event's result is stored once: ligue 8.1 "Noter le rang d'élimination de chaque
 joueur par un moyen technique fiable" and 8.2 "Conserver les données des résultats"; storing
-it again (a restart that finds the tournament's results once more) is a no-op.
+it again (a restart that finds the tournament's results once more) is a no-op, and so are
+a satellite's tickets, written with its result.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ import datetime
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from .model import EventStatus, League, LeagueEvent, Role, Season
 from .results import Entry, EventKind, EventResult
+from .satellite import Ticket
 
 __all__ = ["LeagueStore", "LeagueStoreError"]
 
@@ -59,7 +62,10 @@ _SCHEMA = (
         status TEXT NOT NULL,
         satellite_of TEXT,
         final_table_size INTEGER,
-        note TEXT NOT NULL
+        note TEXT NOT NULL,
+        seats TEXT,
+        qualified_top INTEGER,
+        qualified_season TEXT
     )""",
     """CREATE TABLE IF NOT EXISTS results (
         event TEXT PRIMARY KEY REFERENCES events(id),
@@ -77,12 +83,34 @@ _SCHEMA = (
         eliminated_by TEXT NOT NULL,
         PRIMARY KEY (event, player, entry)
     )""",
+    """CREATE TABLE IF NOT EXISTS tickets (
+        satellite TEXT NOT NULL REFERENCES events(id),
+        target TEXT NOT NULL REFERENCES events(id),
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        place INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        seat_value INTEGER,
+        cash TEXT NOT NULL,
+        member INTEGER NOT NULL,
+        note TEXT NOT NULL,
+        PRIMARY KEY (satellite, player)
+    )""",
+    "CREATE INDEX IF NOT EXISTS tickets_target ON tickets (target)",
 )
+
+_ADDED_COLUMNS = (
+    ("events", "seats", "TEXT"),
+    ("events", "qualified_top", "INTEGER"),
+    ("events", "qualified_season", "TEXT"),
+)
+"""Columns added since a leagues' file was first written: added to an older file on open."""
 
 _EVENT_COLUMNS = (
     "id, league, season, name, kind, structure, starts_at, requires_account, tournament, "
-    "status, satellite_of, final_table_size, note"
+    "status, satellite_of, final_table_size, note, seats, qualified_top, qualified_season"
 )
+_TICKET_COLUMNS = "satellite, target, player, name, place, seats, seat_value, cash, member, note"
 
 
 class LeagueStoreError(RuntimeError):
@@ -104,6 +132,9 @@ def _event(row: tuple[Any, ...]) -> LeagueEvent:
         target,
         final,
         note,
+        seats,
+        top,
+        qualified_season,
     ) = row
     return LeagueEvent(
         id=eid,
@@ -118,6 +149,25 @@ def _event(row: tuple[Any, ...]) -> LeagueEvent:
         status=EventStatus(status),
         satellite_of=target,
         final_table_size=None if final is None else int(final),
+        note=note,
+        seats=seats,
+        qualified_top=None if top is None else int(top),
+        qualified_season=qualified_season,
+    )
+
+
+def _ticket(row: tuple[Any, ...]) -> Ticket:
+    satellite, target, player, name, place, seats, value, cash, member, note = row
+    return Ticket(
+        satellite=satellite,
+        target=target,
+        player_id=player,
+        name=name,
+        place=int(place),
+        seats=Fraction(seats),
+        seat_value=None if value is None else int(value),
+        cash=Fraction(cash),
+        member=bool(member),
         note=note,
     )
 
@@ -163,6 +213,10 @@ class LeagueStore:
         self._db.execute("PRAGMA foreign_keys=ON")
         for statement in _SCHEMA:
             self._db.execute(statement)
+        for table, column, kind in _ADDED_COLUMNS:
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         self._db.close()
@@ -288,7 +342,7 @@ class LeagueStore:
         with self._write() as db:
             db.execute(
                 f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     event.id,
                     event.league,
@@ -303,6 +357,9 @@ class LeagueStore:
                     event.satellite_of,
                     event.final_table_size,
                     event.note,
+                    event.seats,
+                    event.qualified_top,
+                    event.qualified_season,
                 ),
             )
 
@@ -365,9 +422,16 @@ class LeagueStore:
         )
         return {(p, int(n)): tuple(json.loads(by)) for p, n, by in rows}
 
-    def finish(self, event: LeagueEvent, result: EventResult, names: dict[str, str]) -> bool:
-        """Store ``result`` and the event as it is now (``finished``), together. False (and
-        nothing written) when the event's result is stored already."""
+    def finish(
+        self,
+        event: LeagueEvent,
+        result: EventResult,
+        names: dict[str, str],
+        tickets: Iterable[Ticket] = (),
+    ) -> bool:
+        """Store ``result``, the event as it is now (``finished``) and a satellite's
+        ``tickets``, together: a crash leaves all of them or none. False (and nothing
+        written) when the event's result is stored already: tickets are issued once."""
         with self._write() as db:
             cursor = db.execute(
                 "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -385,7 +449,54 @@ class LeagueStore:
                 return False
             self._set_status(db, event)
             db.execute("DELETE FROM eliminations WHERE event = ?", (event.id,))
+            db.executemany(
+                f"INSERT INTO tickets ({_TICKET_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        t.satellite,
+                        t.target,
+                        t.player_id,
+                        t.name,
+                        t.place,
+                        str(t.seats),
+                        t.seat_value,
+                        str(t.cash),
+                        int(t.member),
+                        t.note,
+                    )
+                    for t in tickets
+                ],
+            )
         return True
+
+    # ------------------------------------------------------------------ tickets
+
+    def tickets_into(self, target: str) -> list[Ticket]:
+        """The tickets into an event, best place first (by satellite)."""
+        rows = self._db.execute(
+            f"SELECT {_TICKET_COLUMNS} FROM tickets WHERE target = ? "
+            "ORDER BY satellite, place, player",
+            (target,),
+        )
+        return [_ticket(row) for row in rows]
+
+    def season_tickets(self, season: str) -> list[Ticket]:
+        """The tickets won at a season's satellites."""
+        rows = self._db.execute(
+            f"SELECT {', '.join('t.' + c for c in _TICKET_COLUMNS.split(', '))} "
+            "FROM tickets t JOIN events e ON e.id = t.satellite WHERE e.season = ? "
+            "ORDER BY e.starts_at, t.satellite, t.place, t.player",
+            (season,),
+        )
+        return [_ticket(row) for row in rows]
+
+    def note_ticket(self, target: str, player: str, note: str) -> None:
+        """Say why ``player``'s tickets into ``target`` have (not) entered him."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE tickets SET note = ? WHERE target = ? AND player = ?",
+                (note, target, player),
+            )
 
     def result(self, event: str) -> EventResult | None:
         row = self._db.execute(

@@ -198,13 +198,24 @@ async def test_the_director_refuses_a_member_id_entered_twice() -> None:
     live = w.g.tournaments[tid]
     first, second = Client("c1"), Client("c2")
     register_as(live, first, "m.id-bob", "Bob", 1)
-    register_as(live, second, "m.id-bob", "Bob", 2)
     entered = first.sent[-1]
     assert isinstance(entered, m.Registered) and entered.player == "m.id-bob"
     assert first.pid == "m.id-bob" and live.host.registrations == 1
+    # a second registration of the id reaching the director (two connections at once)
+    assert live.coordinator is not None
+    live.host.pending["m.id-bob"] = (second, 2)  # type: ignore[assignment]
+    live.coordinator.submit("register", {"player": "m.id-bob", "name": "Bob"})
     refused = second.sent[-1]
     assert isinstance(refused, m.Error) and refused.ref == 2
     assert refused.code == "tournament.already_registered"
+    assert live.host.registrations == 1
+    # register_as for an id entered already (only a satellite's ticket holder gets there:
+    # entry_for refuses the others) answers that entry and its token: no second entry
+    third = Client("c3")
+    register_as(live, third, "m.id-bob", "Bob", 3)
+    again = next(x for x in third.sent if isinstance(x, m.Registered))
+    assert (again.player, again.ref) == ("m.id-bob", 3) and live.host.registrations == 1
+    assert w.g.auth.verify(again.token, "player")["p"] == "m.id-bob"
     w.g.leagues.close()
 
 
@@ -215,7 +226,17 @@ async def test_events_that_cannot_be_scheduled_are_refused() -> None:
     now = int(datetime.datetime.now(datetime.UTC).timestamp())
     refusals = {
         "past": (now - 10, {}),
-        "kind": (now + 60, {"kind": "monthly"}),
+        "kind": (now + 60, {"kind": "weekly"}),
+        "seats-of-a-tournament": (now + 60, {"seats": "per:2"}),
+        "qualified-tournament": (now + 60, {"qualified_top": 3}),
+        "qualified-guests": (
+            now + 60,
+            {"kind": "monthly", "qualified_top": 3, "requires_account": False},
+        ),
+        "qualified-elsewhere": (
+            now + 60,
+            {"kind": "monthly", "qualified_top": 3, "qualified_season": "nope"},
+        ),
         "structure": (now + 60, {"structure": "../secret"}),
         "no-file": (now + 60, {"structure": "no_such_structure"}),
         "satellite-without-target": (now + 60, {"kind": "satellite"}),
@@ -240,6 +261,10 @@ async def test_events_that_cannot_be_scheduled_are_refused() -> None:
         "no-file": "league.bad_structure",
         "satellite-without-target": "league.bad_event",
         "bad-target": "league.bad_event",
+        "seats-of-a-tournament": "league.bad_event",
+        "qualified-tournament": "league.bad_event",
+        "qualified-guests": "league.bad_event",
+        "qualified-elsewhere": "league.bad_event",
     }
     assert w.g.tournaments == {}  # nothing created
     # a member may not schedule; a season of another league is not found
@@ -272,8 +297,45 @@ async def test_events_that_cannot_be_scheduled_are_refused() -> None:
     sat = schedule(
         w, made.league, season, "Sat", now + 3600, kind="satellite", satellite_of=target_id
     )
-    # by starting time: the satellite first
+    # by starting time: the satellite first; its seats are the book-less default
     assert [e["satellite_of"] for e in sat.seasons[0]["events"]] == [target_id, None]
+    assert [e["seats"] for e in sat.seasons[0]["events"]] == ["per:10", None]
+    # a satellite into an event that starts before it, or with a rule that does not read
+    for at, seats in ((now + 7200, None), (now + 7300, None), (now + 60, "per:0")):
+        late = m.LeagueEventCreate(
+            member=w.tokens["ana"],
+            league=made.league,
+            season=season,
+            name="Late",
+            kind="satellite",
+            satellite_of=target_id,
+            seats=seats,
+            structure="tour_des_potes_bb_ante",
+            starts_at=at,
+        )
+        assert w.refused("ana", late) == "league.bad_event"
+    # a season of another league does not qualify, nor does a cash season
+    for points, league, login in (
+        ("places:1", other.league, "cat"),
+        ("capital", made.league, "ana"),
+    ):
+        opened = w.ask(
+            login,
+            m.SeasonCreate(member=w.tokens[login], league=league, name="Q", points=points),
+        )
+        qualifying = opened.seasons[-1]["id"]
+        monthly = m.LeagueEventCreate(
+            member=w.tokens["ana"],
+            league=made.league,
+            season=season,
+            name="Monthly",
+            kind="monthly",
+            qualified_top=3,
+            qualified_season=qualifying,
+            structure="tour_des_potes_bb_ante",
+            starts_at=now + 60,
+        )
+        assert w.refused("ana", monthly) == "league.bad_event"
     w.g.leagues.close()
 
 

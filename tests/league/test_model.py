@@ -9,10 +9,13 @@ import itertools
 
 import pytest
 
-from server.league import EventKind
+from server.league import EventKind, QualificationRule, SeatsPerEntries
 from server.league.model import (
+    EVENT_KINDS,
     FPC_CAPITAL,
+    MAX_QUALIFIED,
     PERMISSIONS,
+    QUALIFIED_KINDS,
     TRANSITIONS,
     Action,
     EventStatus,
@@ -102,9 +105,48 @@ def test_an_event_kind_and_a_satellite_target_go_together() -> None:
     assert refused.value.code == "league.bad_event"
     with pytest.raises(LeagueRefusal):
         event(satellite_of="e0")  # a tournament with a target
-    with pytest.raises(LeagueRefusal):
-        event(kind=EventKind.MONTHLY)  # not a kind a director schedules
+    # ligue: "journalier, mensuel et sit&go" and the "Trimestriel": every kind is scheduled
+    assert event(kind=EventKind.MONTHLY).kind is EventKind.MONTHLY
+    assert frozenset(EventKind) == EVENT_KINDS
     assert event(kind=EventKind.SATELLITE, satellite_of="e0").satellite_of == "e0"
+
+
+def test_only_a_satellite_has_a_seat_rule_and_it_must_read() -> None:
+    sat = event(kind=EventKind.SATELLITE, satellite_of="e0")
+    assert sat.seat_rule() == SeatsPerEntries(entries_per_seat=10)  # DEFAULT_SEATS
+    assert dataclasses.replace(sat, seats="per:3").seat_rule().plan(7).seats == 2
+    for changes in ({"seats": "per:0"}, {"seats": "one per table"}):
+        with pytest.raises(LeagueRefusal) as refused:
+            dataclasses.replace(sat, **changes)  # type: ignore[arg-type]
+        assert refused.value.code == "league.bad_event"
+    with pytest.raises(LeagueRefusal):
+        event(seats="per:10")  # a tournament has no seats to give
+
+
+def test_qualified_players_only_is_a_monthly_or_quarterly_option_for_accounts() -> None:
+    # ligue PRÉAVIS note 1: "Pour les soirs de mensuel afin de permettre aux joueurs classés
+    # de jouer le journalier": the monthly is the ranked players' event
+    monthly = event(kind=EventKind.MONTHLY, qualified_top=10, qualified_season="s1")
+    assert monthly.qualification() == QualificationRule(kind=EventKind.MONTHLY, top=10)
+    assert event(kind=EventKind.MONTHLY).qualification() is None
+    assert {EventKind.MONTHLY, EventKind.QUARTERLY} == QUALIFIED_KINDS
+    bad: list[dict[str, object]] = [
+        {"kind": EventKind.TOURNAMENT, "qualified_top": 10, "qualified_season": "s1"},
+        {"kind": EventKind.QUARTERLY, "qualified_top": 0, "qualified_season": "s1"},
+        {"kind": EventKind.QUARTERLY, "qualified_top": MAX_QUALIFIED + 1, "qualified_season": "s"},
+        {"kind": EventKind.QUARTERLY, "qualified_top": 5},  # no season
+        {"kind": EventKind.QUARTERLY, "qualified_season": "s1"},  # no top
+        {
+            "kind": EventKind.MONTHLY,
+            "qualified_top": 5,
+            "qualified_season": "s1",
+            "requires_account": False,
+        },
+    ]
+    for changes in bad:
+        with pytest.raises(LeagueRefusal) as refused:
+            event(**changes)
+        assert refused.value.code == "league.bad_event", changes
 
 
 def test_an_event_result_carries_the_utc_day_of_its_start() -> None:

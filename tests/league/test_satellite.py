@@ -1,5 +1,5 @@
-"""Satellites: seats from the field, the bubble tie shared (cdc 1.10, 2.7), and the ligue's
-qualification of ranked players."""
+"""Satellites: seats from the field, the bubble tie shared (cdc 1.10, 2.7), the seat rule's
+text and the tickets, and the ligue's qualification of ranked players."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from fractions import Fraction
 import pytest
 
 from server.league import (
+    DEFAULT_SEATS,
+    Entry,
     EventKind,
+    EventResult,
     LeagueConfigError,
     PlaceTable,
     QualificationRule,
@@ -16,8 +19,11 @@ from server.league import (
     SeatPlan,
     SeatsFromPool,
     SeatsPerEntries,
+    Ticket,
     award_seats,
+    issue_tickets,
     qualified_players,
+    seat_rule,
     standings,
 )
 
@@ -108,3 +114,91 @@ def test_ligue_qualification_of_ranked_players() -> None:
         QualificationRule(kind=EventKind.SIT_AND_GO, top=3)
     with pytest.raises(LeagueConfigError):
         QualificationRule(kind=EventKind.MONTHLY)
+
+
+# ---------------------------------------------------------------------- the rule's text
+
+
+def test_a_seat_rule_is_written_as_text() -> None:
+    assert seat_rule("per:10") == SeatsPerEntries(entries_per_seat=10)
+    assert seat_rule("per:10,0") == SeatsPerEntries(entries_per_seat=10, minimum=0)
+    assert seat_rule("pool:20,100") == SeatsFromPool(buy_in=20, target_buy_in=100)
+    assert seat_rule("pool:20,100,60") == SeatsFromPool(buy_in=20, target_buy_in=100, added=60)
+    # the book-less default: one seat per ten entries, at least one
+    assert DEFAULT_SEATS == "per:10"
+    default = seat_rule(DEFAULT_SEATS)
+    assert [default.plan(n).seats for n in (2, 9, 10, 19, 20, 47)] == [1, 1, 1, 1, 2, 4]
+    for bad in ("", "per", "per:", "per:0", "per:x", "per:1,2,3", "pool:20", "pool:1,0", "x:1"):
+        with pytest.raises(LeagueConfigError):
+            seat_rule(bad)
+    with pytest.raises(LeagueConfigError):
+        seat_rule("per:1,-1")
+    with pytest.raises(LeagueConfigError):
+        seat_rule(f"pool:20,{10**10}")
+
+
+# ---------------------------------------------------------------------- tickets
+
+
+def test_tickets_of_a_tied_bubble_share_a_seat_and_every_tied_member_enters() -> None:
+    # the book's case above (23 entries at 20 for a 100 target: 4 seats, 60 left; two tied
+    # 4th): as tickets, the tied players each hold half a seat and half of the 60
+    # (cdc 2.7 "avec partage du prizepool du dernier payé"), and both members enter
+    players = names(23)
+    plan = SeatsFromPool(buy_in=20, target_buy_in=100).plan(23)
+    result = finish("sat", players, ties={players[4]: 4}, kind=EventKind.SATELLITE)
+    members = frozenset(players[:4])  # players[4], tied 4th, came as a guest
+    tickets = issue_tickets(
+        result, plan, target="final", members=members, names={players[0]: "Ana"}
+    )
+    assert [t.player_id for t in tickets] == players[:5]
+    first = tickets[0]
+    assert first == Ticket(
+        satellite="sat",
+        target="final",
+        player_id=players[0],
+        name="Ana",
+        place=1,
+        seats=Fraction(1),
+        seat_value=100,
+        member=True,
+    )
+    assert (first.shared, first.enters) == (False, True)
+    tied_member, tied_guest = tickets[3], tickets[4]
+    for ticket in (tied_member, tied_guest):
+        assert (ticket.place, ticket.seats, ticket.cash, ticket.shared) == (
+            4,
+            Fraction(1, 2),
+            Fraction(30),
+            True,
+        )
+    assert tied_member.enters and tied_member.note == ""
+    assert not tied_guest.enters and tied_guest.note.startswith("a guest")
+    assert tied_guest.name == players[4]  # no name known: the id
+
+
+def test_a_player_s_two_entries_in_the_seats_make_one_ticket_of_two_seats() -> None:
+    # he busted 3rd... of the first entries, re-entered and won: one entry in the target,
+    # the ticket says what the pool paid for him
+    result = EventResult(
+        event_id="sat",
+        date=day(0),
+        kind=EventKind.SATELLITE,
+        entries=(
+            Entry(player_id="a", place=1, entry=2),
+            Entry(player_id="b", place=2),
+            Entry(player_id="a", place=3),
+            Entry(player_id="c", place=4),
+            Entry(player_id="d", place=5),
+        ),
+    )
+    plan = SeatPlan(seats=3, seat_value=50, remainder=10)
+    tickets = issue_tickets(result, plan, target="t", members=frozenset("abcd"), names={})
+    assert [(t.player_id, t.place, t.seats, t.cash) for t in tickets] == [
+        ("a", 1, Fraction(2), Fraction(0)),
+        ("b", 2, Fraction(1), Fraction(0)),
+        ("c", 4, Fraction(0), Fraction(10)),  # the remainder: cash, no seat
+    ]
+    assert [t.enters for t in tickets] == [True, True, False]
+    # nobody past the seats and the remainder holds a ticket
+    assert "d" not in {t.player_id for t in tickets}

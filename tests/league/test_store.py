@@ -1,15 +1,17 @@
 """The leagues' SQLite file (server/league/store.py), on real files: everything comes back
-after a reopen, a result is stored once, and a write that fails changes nothing."""
+after a reopen, a result is stored once (a satellite's tickets with it), a write that fails
+changes nothing, and an older file gains the columns added since."""
 
 from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from server.league import EventKind
+from server.league import EventKind, SeatPlan, SeatsPerEntries, issue_tickets
 from server.league.model import (
     EventStatus,
     EventStep,
@@ -152,4 +154,88 @@ def test_a_write_that_fails_raises_and_changes_nothing(tmp_path: Path) -> None:
     # and the store goes on once the disk has room again
     _fail_on(path, "DROP TRIGGER no_status")
     assert store.finish(advance(running, EventStep.FINISH), result, {})
+    store.close()
+
+
+def satellite_and_target(store: LeagueStore) -> LeagueEvent:
+    """e2 becomes the target of a satellite e3 (running), which e1's season holds."""
+    sat = dataclasses.replace(
+        event_n(3),
+        kind=EventKind.SATELLITE,
+        satellite_of="e2",
+        seats="per:2",
+        status=EventStatus.RUNNING,
+    )
+    store.add_event(sat)
+    return sat
+
+
+def test_a_satellite_s_tickets_are_stored_with_its_result_once(tmp_path: Path) -> None:
+    path = tmp_path / "leagues.sqlite"
+    store = filled(path)
+    sat = satellite_and_target(store)
+    result = finish("e3", ["ana", "bob", "cat", "dan"], when=day(0), ties={"cat": 2})
+    plan = SeatsPerEntries(entries_per_seat=2).plan(4)  # 2 seats: ana, and bob/cat tied 2nd
+    members = frozenset({"ana", "bob", "cat"})
+    tickets = issue_tickets(result, plan, target="e2", members=members, names={"ana": "Ana"})
+    assert store.finish(advance(sat, EventStep.FINISH), result, {"ana": "Ana"}, tickets)
+    # found again (a restart): neither the result nor the tickets twice
+    assert not store.finish(advance(sat, EventStep.FINISH), result, {}, tickets)
+    store.note_ticket("e2", "cat", "not entered: full")
+    store.close()
+
+    again = LeagueStore(path)
+    into = again.tickets_into("e2")
+    assert [(t.player_id, t.place, t.seats, t.member, t.note) for t in into] == [
+        ("ana", 1, Fraction(1), True, ""),
+        ("bob", 2, Fraction(1, 2), True, ""),
+        ("cat", 2, Fraction(1, 2), True, "not entered: full"),
+    ]
+    assert into[0] == tickets[0]  # every field comes back
+    assert again.season_tickets("s1") == into and again.tickets_into("e3") == []
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT COUNT(*) FROM tickets").fetchone() == (3,)
+    db.close()
+    again.close()
+
+
+def test_a_ticket_is_not_written_without_its_result(tmp_path: Path) -> None:
+    path = tmp_path / "leagues.sqlite"
+    store = filled(path)
+    sat = satellite_and_target(store)
+    result = finish("e3", ["ana", "bob"], when=day(0))
+    tickets = issue_tickets(
+        result, SeatPlan(seats=1), target="e2", members=frozenset({"ana"}), names={}
+    )
+    _fail_on(
+        path,
+        "CREATE TRIGGER no_tickets BEFORE INSERT ON tickets BEGIN SELECT RAISE(ABORT, 'x'); END",
+    )
+    with pytest.raises(LeagueStoreError):
+        store.finish(advance(sat, EventStep.FINISH), result, {}, tickets)
+    assert store.result("e3") is None and store.event("e3") == sat
+    store.close()
+
+
+def test_an_older_file_gains_the_new_event_columns(tmp_path: Path) -> None:
+    """A leagues' file written before satellites had seats and events qualifications."""
+    path = tmp_path / "leagues.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        """CREATE TABLE events (id TEXT PRIMARY KEY, league TEXT NOT NULL, season TEXT NOT NULL,
+        name TEXT NOT NULL, kind TEXT NOT NULL, structure TEXT NOT NULL,
+        starts_at INTEGER NOT NULL, requires_account INTEGER NOT NULL,
+        tournament TEXT NOT NULL UNIQUE, status TEXT NOT NULL, satellite_of TEXT,
+        final_table_size INTEGER, note TEXT NOT NULL)"""
+    )
+    db.execute(
+        "INSERT INTO events VALUES ('e1', 'l1', 's1', 'Old', 'tournament', 'x', 1, 1, "
+        "'league_e1', 'finished', NULL, 9, '')"
+    )
+    db.commit()
+    db.close()
+    store = LeagueStore(path)
+    old = store.event("e1")
+    assert old is not None and old.name == "Old"
+    assert (old.seats, old.qualified_top, old.qualified_season) == (None, None, None)
     store.close()
