@@ -5,6 +5,7 @@ import { cardNode } from "./cards.js";
 import { $, button, el, show } from "./dom.js";
 import { fmt, t } from "./i18n.js";
 import { command } from "./net.js";
+import { offerEntry, renderOption, setupOption } from "./option.js";
 import { KEY, store } from "./store.js";
 import { showError } from "./ui.js";
 
@@ -60,10 +61,12 @@ export function setupCash() {
   $("add-chips").addEventListener("click", () => {
     const form = $("buyin-form");
     form.dataset.add = "1";
+    offerEntry(null, true); // chips to add: no entry in option
     form.hidden = false;
     $("buyin").focus();
   });
   $("ledger-open").addEventListener("click", openLedger);
+  setupOption();
   $("host-pause").addEventListener("click", () => {
     const s = store.state;
     s.t.paused = !s.t.paused;
@@ -154,4 +157,5 @@ export function renderCash(s) {
   show($("runs-offer"), Boolean(tb.runsOffer && tb.runsOffer === tb.hand && me));
   show($("add-chips"), Boolean(cash && me));
   show($("ledger-open"), Boolean(cash));
+  renderOption(s);
 }

@@ -4,6 +4,7 @@ import { sessionAnswer } from "./account.js";
 import { applySnapshot, EVENTS, PRIVATE } from "./events.js";
 import { errorText, ruleText, t } from "./i18n.js";
 import { reconnectNow, sayHello, send, sequenced } from "./net.js";
+import { optionRefused } from "./option.js";
 import { followMove } from "./room.js";
 import { KEY, store } from "./store.js";
 import { showError } from "./ui.js";
@@ -68,6 +69,7 @@ export function refusal(msg, prefix = "") {
   const tb = store.state.t;
   const room = store.state.room;
   if (tb.pre && msg.ref === tb.pre.id) tb.pre = null;
+  optionRefused(tb, msg.ref); // the option box shows the server's state again
   if (room.asked && msg.ref === room.askId) room.asked = ""; // the change asked is refused
   if (tb.acted && msg.ref === tb.acted.id) {
     // a decision already closed (we answered it, or it changed): nothing to say

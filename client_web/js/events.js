@@ -3,10 +3,11 @@
 // computes a rule: pots, options and amounts are the server's (docs/protocol.md).
 import { checkHoleProof } from "./fairness.js";
 import { say, ruled } from "./log.js";
+import { optionDealt, optionTaken } from "./option.js";
 import { KEY, saveJSON, store } from "./store.js";
 
 const LIVE = ["cut", "betting", "showdown"];
-const FORCED = ["pending", "post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "returned"];
+const FORCED = ["pending", "post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "post_option", "returned"];
 
 export const inHand = (t) => LIVE.includes(t.phase);
 
@@ -188,6 +189,7 @@ export const EVENTS = {
       awards: [], turn: null, acted: null, toAct: null, clock: null, cut: null, pre: null, showable: false,
       ruling: null, tray: [], bustedMe: false,
     });
+    optionDealt(t, msg); // an entry in option ends once dealt in (casino cash)
     t.proofs[msg.hand] = { commitment: msg.commitment }; // a new server may reuse numbers
     saveProofs(t);
     say("hand_start", msg);
@@ -333,6 +335,7 @@ export const PRIVATE = {
   notice(t, msg) {
     const text = say("notice", msg);
     if (msg.kind === "runs_offered") t.runsOffer = t.hand;
+    if (msg.kind === "option") optionTaken(t); // our `option`, from the next deal
     if (msg.kind === "oot_recorded" && t.pre) t.pre.status = "recorded";
     if (["oot_bound", "oot_released", "oot_discarded"].includes(msg.kind)) {
       t.pre = null; // bound: the action follows; released or discarded: the box is cleared

@@ -6,8 +6,14 @@ import { ACCOUNT_EN, ACCOUNT_FR } from "./words_account.js";
 import { EN } from "./words_en.js";
 import { FAIR_EN, FAIR_FR } from "./words_fair.js";
 import { FR } from "./words_fr.js";
+import { LEAGUE_EN, LEAGUE_FR } from "./words_league.js";
 
-export const WORDS = { en: { ...EN, ...FAIR_EN, ...ACCOUNT_EN }, fr: { ...FR, ...FAIR_FR, ...ACCOUNT_FR } };
+const merge = (base, ...more) => ({
+  ...Object.assign({}, base, ...more),
+  errors: { ...base.errors, ...Object.assign({}, ...more.map((m) => m.leagueErrors || {})) },
+});
+
+export const WORDS = { en: merge(EN, FAIR_EN, ACCOUNT_EN, LEAGUE_EN), fr: merge(FR, FAIR_FR, ACCOUNT_FR, LEAGUE_FR) };
 
 export const lang = () => store.state.lang;
 export const words = () => WORDS[lang()];
@@ -93,6 +99,10 @@ const NOTE_FR = [
   [/^bet more than announced: every option$/, () => "mise plus haute que l'annonce : tous les choix"],
   [/^a raise came before: call or fold only; chips committed$/, () => "une relance est venue avant : suivre ou passer ; jetons engagés"],
   [/^held until the hand ends$/, () => "retenu jusqu'à la fin de la main"],
+  // casino cash, the option (the private notice that answers `option`)
+  [/^you post the option when first after the big blind, from the next deal$/, () =>
+    "vous mettez l'option quand vous êtes le premier après la grosse blinde, dès la prochaine donne"],
+  [/^no option from the next deal$/, () => "plus d'option dès la prochaine donne"],
 ];
 
 // Hand categories as the server names them (eval7), in French.

@@ -15,16 +15,19 @@ export function nameOf(seat) {
   return s ? s.player : `${t("seat")} ${seat}`;
 }
 
+// Chips put in before the cards (the option: casino cash, two big blinds, live).
+const POSTS = ["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "post_option"];
+
 // A rule correction or interpretation worth showing to the whole table.
-export const ruled = (msg) =>
-  Boolean(msg.note || msg.rule) && !["returned", "post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead"].includes(msg.action);
+export const ruled = (msg) => Boolean(msg.note || msg.rule) && !["returned", ...POSTS].includes(msg.action);
 
 export function describeAction(msg) {
   const names = words().actions;
   let text = `${nameOf(msg.seat)}: ${names[msg.action] || msg.action}`;
-  if (["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "returned"].includes(msg.action)) text += ` ${fmt(msg.added)}`;
+  if ([...POSTS, "returned"].includes(msg.action)) text += ` ${fmt(msg.added)}`;
   else if (["call", "bet", "raise", "allin"].includes(msg.action)) text += ` ${fmt(msg.to)}`;
   else if (msg.action === "pending" && msg.added) text += ` (${fmt(msg.added)})`;
+  if (msg.action === "post_option") return text; // "Ana: posts the option 100" (its rule is the table's)
   const note = noteText(msg.note, store.state.lang, fmt);
   const rule = ruleText(msg.rule);
   if (note && rule) return `${text} — ${note} (${rule})`;

@@ -1,5 +1,6 @@
 // Brasseur in the browser. The URL says what the page is: `/` the lobby, `?table=T&invite=I`
-// a friends table, `?tournament=ID` a tournament (with `&director=TOKEN` its console). Plain
+// a friends table, `?tournament=ID` a tournament (with `&director=TOKEN` its console),
+// `?league=ID` a league (with `&join=INVITE` its invite link). Plain
 // ES modules, no build step; the wire protocol is docs/protocol.md, and the server computes
 // every rule: this page never re-implements them.
 import { checkSession, renderAccount, setupAccount } from "./account.js";
@@ -10,6 +11,8 @@ import { renderConsole, setupConsole } from "./console.js";
 import { $ } from "./dom.js";
 import { setupHistory } from "./history.js";
 import { setLang, t, translatePage } from "./i18n.js";
+import { renderLeague, startLeague } from "./league.js";
+import { renderLeagues, setupLeagues } from "./league_lobby.js";
 import { loadTournaments, renderLobby, rememberTable, setupLobby } from "./lobby.js";
 import { renderLog, restoreLog } from "./log.js";
 import { command, connect, sayHello } from "./net.js";
@@ -57,6 +60,9 @@ function render() {
   renderAccount();
   if (s.mode === "lobby") {
     renderLobby();
+    renderLeagues();
+  } else if (s.mode === "league") {
+    renderLeague();
   } else {
     if (s.mode === "tournament") renderTournament();
     if (s.table) {
@@ -183,6 +189,7 @@ function startLobby() {
   $("nick-hint").hidden = true;
   $("nick-form").hidden = Boolean(s.nick);
   setupLobby();
+  setupLeagues();
   checkSession(); // a session ended elsewhere (a new password) shows as logged out
   loadTournaments();
   setInterval(loadTournaments, 4000);
@@ -214,6 +221,7 @@ setupHeader();
 store.subscribe(render);
 if (s.mode === "lobby") startLobby();
 else if (s.mode === "tournament") startTournament();
+else if (s.mode === "league") startLeague();
 else startTable();
 window.addEventListener("brasseur:lobby", backToLobby);
 store.update();

@@ -5,6 +5,7 @@
 const params = new URLSearchParams(location.search);
 const TOURNAMENT = params.get("tournament") || "";
 const TABLE = TOURNAMENT ? "" : params.get("table") || "";
+const LEAGUE = TOURNAMENT || TABLE ? "" : params.get("league") || "";
 
 // Where a browser keeps what must survive a reload.
 export const KEY = {
@@ -16,6 +17,8 @@ export const KEY = {
   log: (table) => `brasseur.log.${table}`, // (session) the log's messages
   member: "brasseur.member", // {token, member, login, display, lang}: a member's session (never a password)
   tables: "brasseur.tables",
+  leagues: "brasseur.leagues", // [{league, name, member}]: the leagues created or joined here
+  optionEntry: (table) => `brasseur.option-entry.${table}`, // (session) we sat « en option »
   nick: "brasseur.nick",
   lang: "brasseur.lang",
   mute: "brasseur.mute",
@@ -53,6 +56,7 @@ export function freshTable(name) {
     cash: null, // a cash table's limits and ledger (the snapshot's cash)
     runs: {}, // run -> the cards of that run of the board (run it twice)
     runsOffer: null, // the hand whose runs we may agree to (notice runs_offered)
+    optionAsk: null, // {id, on}: our `option` on its way (casino cash, option.js)
     requests: {}, // seat -> {player, buyIn}: players asking the host to sit
     lastSeat: null, // our seat, kept after a bust (the felt keeps its orientation)
     seats: {}, // seat -> {player, stack, connected, sittingOut, leaving, wasHere, busted}
@@ -98,7 +102,7 @@ function savedMember() {
 const MEMBER = savedMember();
 
 const state = {
-  mode: TOURNAMENT ? "tournament" : TABLE ? "table" : "lobby",
+  mode: TOURNAMENT ? "tournament" : TABLE ? "table" : LEAGUE ? "league" : "lobby",
   table: TABLE, // the table shown (in a tournament: ours, or one watched)
   invite: TABLE ? params.get("invite") || "" : "",
   lang: browserLang(),
@@ -128,7 +132,22 @@ const state = {
     pending: {}, // request id -> op
     folded: null,
   },
-  lobby: { tournaments: null, created: null },
+  lobby: { tournaments: null, created: null, league: null }, // league: {league, name, link} made here
+  // the league page (league.js): the `league` message as this member sees it, each season's
+  // standings (GET .../standings.json), the invite of the link to join with, the session
+  // token the page last asked with, a word key saying why nothing shows, a welcome, the cash
+  // table a director opened ({table, name, link}), a refresh on its way
+  league: {
+    id: LEAGUE,
+    join: LEAGUE ? params.get("join") || "" : "",
+    data: null,
+    standings: {},
+    askedWith: "",
+    problem: "",
+    note: "",
+    cash: null,
+    refreshing: false,
+  },
   // the room of the cash table shown (GET /api/tables/<t>/room): its tables, the last one
   // the host added, whether the page is fetching it, the table we asked the host to change
   // to (and the command's id, whose refusal clears it)

@@ -9,6 +9,7 @@ import { inHand } from "./events.js";
 import { colon, fmt, potName, t } from "./i18n.js";
 import { nameOf } from "./log.js";
 import { command } from "./net.js";
+import { entryChosen, offerEntry } from "./option.js";
 import { store } from "./store.js";
 import { showError } from "./ui.js";
 
@@ -55,6 +56,7 @@ function sit(n) {
     input.step = String(s.t.config.blinds[0] || 1);
     if (!input.value) input.value = String(cash.min_buy_in);
     $("buyin-hint").textContent = `${fmt(cash.min_buy_in)} – ${fmt(cash.max_buy_in)}`;
+    offerEntry(cash, false); // casino cash: « rentrer sur la table directement en option »
     form.dataset.seat = String(n);
     form.hidden = false;
     input.focus();
@@ -74,7 +76,7 @@ export function buyIn() {
     command("add_chips", { amount });
     return;
   }
-  command("sit", { seat: Number(form.dataset.seat), token: s.invite, buy_in: amount });
+  command("sit", { seat: Number(form.dataset.seat), token: s.invite, buy_in: amount, option: entryChosen() });
 }
 
 function freeSeat(s, n) {

@@ -240,6 +240,7 @@ export const EN = {
     post_ante: "posts the ante",
     post_seat_fee: "posts a big blind (seat fee)",
     post_dead: "posts a missed small blind (dead)",
+    post_option: "posts the option",
     fold: "folds",
     check: "checks",
     call: "calls",

@@ -237,6 +237,7 @@ export const FR = {
     post_ante: "paie l'ante",
     post_seat_fee: "paie une grosse blinde (droit de siège)",
     post_dead: "paie une petite blinde manquée (morte)",
+    post_option: "met l'option",
     fold: "passe",
     check: "parole",
     call: "suit",

@@ -1,0 +1,161 @@
+// The forms of a league's owner and directors (issue 15, docs/leagues.md): open a season (its
+// points: the fpc Tour des Potes, the fpc Sit'n Go, a table of points by place, or a cash
+// season with its capital: fpc cash « un capital de départ de 40 000 jetons »), schedule an
+// event of a season (a shipped structure, a date and a time, members with an account only or
+// not; a satellite names its target), and open a cash table of a cash season (fpc cash,
+// members only, each buy-in from the member's capital) with its invite link. Whether a points
+// table or a time is acceptable is the server's to say (league.bad_points, league.bad_event).
+import { $, fillSelect, show } from "./dom.js";
+import { t } from "./i18n.js";
+import { inviteLink, rememberTable } from "./lobby.js";
+import { createTable } from "./net.js";
+import { KEY, store } from "./store.js";
+import { changed, clearError, showError } from "./ui.js";
+import { copyFrom, directs, isCash, leagueRefusal, leagueRequest, loadStandings, take } from "./league_data.js";
+
+const pad = (n) => String(n).padStart(2, "0");
+
+// The `points` of the season form: `fpc_tour_des_potes`, `fpc_sit_and_go`, `places:10,6,3`
+// (the numbers typed, in their order) or `capital:N`; null when nothing usable was typed.
+export function pointsOf() {
+  const kind = $("se-points").value;
+  if (kind === "places") {
+    const numbers = $("se-places").value.split(/[^0-9]+/).filter(Boolean).map(Number);
+    return numbers.length ? `places:${numbers.join(",")}` : null;
+  }
+  if (kind === "capital") {
+    const capital = Math.floor(Number($("se-capital").value));
+    return capital > 0 ? `capital:${capital}` : null;
+  }
+  return kind;
+}
+
+// The event's start (unix seconds) from the date and time typed, in the browser's time zone.
+export function startsAt() {
+  const date = $("ev-date").value;
+  const time = $("ev-time").value;
+  if (!date || !time) return null;
+  const at = new Date(`${date}T${time.length === 5 ? `${time}:00` : time}`).getTime();
+  return Number.isFinite(at) ? Math.floor(at / 1000) : null;
+}
+
+// A request from a form: its button waits for the answer, the league shown is the answer.
+function send(buttonId, message, done) {
+  $(buttonId).disabled = true;
+  clearError();
+  leagueRequest(message)
+    .then((msg) => {
+      take(msg);
+      loadStandings();
+      if (done) done(msg);
+    })
+    .catch(leagueRefusal)
+    .finally(() => {
+      $(buttonId).disabled = false;
+    });
+}
+
+function createSeason() {
+  const points = pointsOf();
+  if (!points) {
+    showError(t("lgPlacesBad"));
+    return;
+  }
+  const best = Math.floor(Number($("se-best").value));
+  const message = {
+    t: "season_create",
+    league: store.state.league.data.league,
+    name: $("se-name").value.trim(),
+    points,
+    best_of: best > 0 && !points.startsWith("capital") ? best : undefined,
+  };
+  send("se-create", message, () => {
+    $("se-name").value = "";
+  });
+}
+
+function createEvent() {
+  const starts = startsAt();
+  if (starts === null) {
+    showError(t("lgBadTime"));
+    return;
+  }
+  const kind = $("ev-kind").value;
+  const target = kind === "satellite" ? $("ev-target").value : undefined;
+  if (kind === "satellite" && !target) {
+    showError(t("lgNoTarget"));
+    return;
+  }
+  const message = {
+    t: "league_event_create",
+    league: store.state.league.data.league,
+    season: $("ev-season").value,
+    name: $("ev-name").value.trim(),
+    kind,
+    structure: $("ev-structure").value,
+    starts_at: starts,
+    requires_account: $("ev-account").checked,
+    satellite_of: target,
+  };
+  send("ev-create", message, () => {
+    $("ev-name").value = "";
+  });
+}
+
+// A cash table of a cash season: fpc cash (25/50, buy-ins 500 to 5,000: the book's), created
+// by this director's connection (`create` with `season`: docs/leagues.md), its invite shown.
+export function openCashTable(data, season) {
+  const name = `${data.name} · ${season.name}`.slice(0, 40);
+  clearError();
+  const message = { name, profile: "fpc", game: "cash", sb: 25, bb: 50, season: `${data.league}/${season.id}` };
+  createTable(message)
+    .then((msg) => {
+      if (msg.host) localStorage.setItem(KEY.host(msg.table), msg.host); // the table's host is us
+      rememberTable(msg.table, name, msg.invite);
+      store.update((s) => void (s.league.cash = { table: msg.table, name, link: inviteLink(msg.table, msg.invite) }));
+    })
+    .catch(leagueRefusal);
+}
+
+// The selects that follow the league (its seasons, its events still to start), the fields
+// that follow the choices, the cash table opened.
+export function renderForms(s) {
+  const data = s.league.data;
+  const can = directs(data);
+  show($("lg-season-panel"), can);
+  const seasons = can ? data.seasons.filter((x) => !isCash(x)) : [];
+  show($("lg-event-panel"), seasons.length > 0);
+  if (can && changed("lg-forms", data)) {
+    fillSelect($("ev-season"), seasons.map((x) => [x.id, x.name]));
+    const open = data.seasons.flatMap((x) => x.events).filter((e) => ["scheduled", "registering"].includes(e.status));
+    fillSelect($("ev-target"), open.map((e) => [e.id, e.name]));
+  }
+  const points = $("se-points").value;
+  show($("se-places-box"), points === "places");
+  show($("se-capital-box"), points === "capital");
+  show($("se-best-box"), points !== "capital");
+  show($("ev-target-box"), $("ev-kind").value === "satellite");
+  const cash = s.league.cash;
+  if (!show($("lg-cash-created"), Boolean(cash && can))) return;
+  $("lg-cash-text").textContent = t("lgCashCreated").replace("%n", cash.name);
+  if ($("lg-cash-link").value !== cash.link) {
+    $("lg-cash-link").value = cash.link;
+    $("lg-cash-go").href = cash.link;
+  }
+}
+
+export function setupForms() {
+  const now = new Date(Date.now() + 3600_000); // the next full hour, today or tomorrow
+  $("ev-date").value = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  $("ev-time").value = `${pad(now.getHours())}:00:00`;
+  $("season-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    createSeason();
+  });
+  $("event-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    createEvent();
+  });
+  for (const id of ["se-points", "ev-kind"]) $(id).addEventListener("change", () => store.update());
+  $("lg-cash-copy").addEventListener("click", () => copyFrom("lg-cash-link", "lg-cash-copy"));
+}
