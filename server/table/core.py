@@ -13,6 +13,7 @@ from server.engine.positions import Positions, positions_to_list
 from server.table.commands import Conn, NextDeal, SetStack
 from server.table.config import TableConfig
 from server.table.dealer import Dealer, DealtHand
+from server.table.events import ChatEvent, Seat
 from server.table.outbox import Outbox
 from server.table.phases import TablePhase, Trigger, next_phase
 from server.table.seats import HeldChat, SeatState, Timers, Watcher
@@ -154,15 +155,15 @@ class TableCore:
     def notice(self, cid: str | None, kind: str, text: str, rule: str = "") -> None:
         self.out.send(cid, m.Notice(table=self.table, kind=kind, text=text[:500], rule=rule))
 
-    def seat_payload(self, state: SeatState, status: str) -> dict[str, Any]:
+    def seat_change(self, state: SeatState, status: str) -> Seat:
         stack = state.stack
         hand = self.hand
         if hand is not None and self.playing() and str(state.seat) in hand.index:
             stack = hand.stack[hand.index[str(state.seat)]]  # chips behind, live
-        return {"seat": state.seat, "player": state.name, "stack": stack, "status": status}
+        return Seat(seat=state.seat, player=state.name, stack=stack, status=status)
 
     def seat_event(self, state: SeatState, status: str) -> None:
-        self.out.emit([("seat", self.seat_payload(state, status))])
+        self.out.emit([self.seat_change(state, status)])
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` may see it (spectators: as of the last completed hand)."""
@@ -171,7 +172,11 @@ class TableCore:
         return table_view(self, seat)
 
     def director_says(self, text: str) -> None:
-        self.out.emit([("chat_event", {"seat": None, "player": "director", "text": text})])
+        self.say(None, "director", text)
+
+    def say(self, seat: int | None, player: str, text: str) -> None:
+        """A line of table chat, now (``seat`` None: a spectator, the director, the host)."""
+        self.out.emit([ChatEvent(seat=seat, player=player, text=text)])
 
     # ------------------------------------------------------------------ chat
 
@@ -194,12 +199,7 @@ class TableCore:
         watcher at once would overflow the send queues of the players)."""
         batch, self.release = self.release[:CHAT_RELEASE], self.release[CHAT_RELEASE:]
         if batch:
-            self.out.emit(
-                [
-                    ("chat_event", {"seat": seat, "player": name, "text": text})
-                    for seat, name, text in batch
-                ]
-            )
+            self.out.emit([ChatEvent(seat=s, player=name, text=text) for s, name, text in batch])
         self.timers.chat = now + CHAT_RELEASE_EVERY if self.release else None
 
     # ------------------------------------------------------------------ snapshot

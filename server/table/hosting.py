@@ -57,7 +57,7 @@ class HostOp(StrEnum):
 
 
 def host_says(t: Play, text: str) -> None:
-    t.out.emit([("chat_event", {"seat": None, "player": "host", "text": text})])
+    t.say(None, "host", text)
 
 
 def ask_host(t: Table, cmd: c.Sit | c.BuyIn) -> bool:

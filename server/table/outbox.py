@@ -19,19 +19,22 @@ In no mode does a spectator get a card of a hand still being played.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol import messages as m
 from protocol.codec import encode
 from server.store.batch import TableWrite
 from server.table.effects import Deliver, Effect, Write
+from server.table.events import TableEvent
 from server.table.seats import Watcher
 from server.table.views import render
 
 __all__ = ["RECENT_EVENTS", "Event", "Outbox"]
 
 Event = tuple[int, str, dict[str, Any]]
+"""``(seq, kind, payload)``: an event as stored, kept in memory and re-rendered from (the
+typed :class:`~server.table.events.TableEvent` gives its payload once, when emitted)."""
 
 RECENT_EVENTS = 800
 """Events kept in memory per table for resyncs and spectators (some 20 hands). A resync
@@ -58,13 +61,13 @@ class Outbox:
 
     # ------------------------------------------------------------------ batching
 
-    def emit(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+    def emit(self, events: Sequence[TableEvent]) -> None:
         """Number events, add them to the open batch, and deliver them to every watcher
         entitled to see them (after the write, see :meth:`flush`)."""
         batch: list[Event] = []
-        for kind, data in items:
+        for event in events:
             self.seq += 1
-            batch.append((self.seq, kind, data))
+            batch.append((self.seq, event.kind, event.payload()))
         self._events.extend(batch)
         self.recent.extend(batch)
         if len(self.recent) > RECENT_EVENTS + RECENT_EVENTS // 2:

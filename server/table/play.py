@@ -30,13 +30,14 @@ from server.engine.profile import TimeCallers
 from server.table.cash import hand_terms, option_terms
 from server.table.commands import CallTime, Declare, ShowCards, UseBank
 from server.table.effects import HandFinished
+from server.table.events import Board, ClockEvent, ClockKind, CutPrompt, HandEnd, HandStart, Hole
 from server.table.phases import TablePhase, Trigger
 from server.table.record import hand_record
 from server.table.runs import run_terms, runs_expired, runs_offered
 from server.table.seats import SeatState
 from server.table.translate import HandLog
 from server.table.turns import Turns
-from server.table.views import pots_view
+from server.table.views import pot_views
 
 __all__ = ["Play"]
 
@@ -75,30 +76,18 @@ class Play(Turns):
         else:
             sb_seat = None  # dead SB (cdc 4.3) or nobody pays it (fpc 17-3, 17-4)
         self.out.live_from = self.out.seq + 1
-        self.out.emit(
-            [
-                (
-                    "hand_start",
-                    {
-                        "hand": self.hand_no,
-                        "button": positions.button,
-                        "small_blind": sb_seat,
-                        "big_blind": positions.big_blind,
-                        "blinds": [self.blinds.sb, self.blinds.bb, self.blinds.ante],
-                        "stacks": {str(s): self.seats[s].stack for s in dealt_in},
-                        "commitment": self.dealt.root,
-                    },
-                ),
-                (
-                    "cut_prompt",
-                    {
-                        "hand": self.hand_no,
-                        "seat": self.dealt.cutter,
-                        "deadline_ms": int(self.config.cut_seconds * 1000),
-                    },
-                ),
-            ]
+        start = HandStart(
+            hand=self.hand_no,
+            button=positions.button,
+            small_blind=sb_seat,
+            big_blind=positions.big_blind,
+            blinds=(self.blinds.sb, self.blinds.bb, self.blinds.ante),
+            stacks=tuple((s, self.seats[s].stack) for s in dealt_in),
+            commitment=self.dealt.root,
         )
+        deadline_ms = int(self.config.cut_seconds * 1000)
+        cut = CutPrompt(hand=self.hand_no, seat=self.dealt.cutter, deadline_ms=deadline_ms)
+        self.out.emit([start, cut])
         self.timers.cut = now + self.config.cut_seconds
 
     def _cutter(self, default: int, dealt_in: list[int], button: int) -> int:
@@ -120,15 +109,8 @@ class Play(Turns):
             # everyone (or all but one) left before the deal: nothing was posted yet; the
             # hand is called off and dealt again when players are back (cdc 2.2)
             self.goto(Trigger.CALLED_OFF)
-            stacks = {str(s): self.seats[s].stack for s in dealt_in if s in self.seats}
-            self.out.emit(
-                [
-                    (
-                        "hand_end",
-                        {"hand": self.hand_no, "stacks": stacks, "record": "", "cancelled": True},
-                    )
-                ]
-            )
+            stacks = tuple((s, self.seats[s].stack) for s in dealt_in if s in self.seats)
+            self.out.emit([HandEnd(hand=self.hand_no, stacks=stacks, record="", cancelled=True)])
             self.out.save_snapshot()
             self._release_leavers(now)
             self.end_live_hand()
@@ -232,14 +214,14 @@ class Play(Turns):
         hand = self.hand
         assert hand is not None and self.log is not None
         out, notices = self.log.translate(events, lambda p: hand.committed[hand.index[p]])
-        for kind, data in out:
-            if kind == "hole":
+        for i, e in enumerate(out):
+            if isinstance(e, Hole):
                 # addressed to the player dealt in, never to whoever sits there later
-                data["owner"] = self.seats[data["seat"]].player
-            elif kind == "board":
+                out[i] = replace(e, owner=self.seats[e.seat].player)
+            elif isinstance(e, Board):
                 # the pots once the last round's bets are gathered: nothing more goes in
                 # before the engine waits for the next decision (cdc 10.7, tda 20)
-                data["pots"] = pots_view(hand)
+                out[i] = replace(e, pots=pot_views(hand))
         if out:
             self.out.emit(out)
         # after the events they follow from: "oot_bound" comes after the action it became, so
@@ -276,19 +258,11 @@ class Play(Turns):
             self.timers.action_started = now
             self.timers.bank = False
             self.timers.time_called = False
-            self.out.emit(
-                [
-                    (
-                        "clock_event",
-                        {
-                            "hand": self.hand_no,
-                            "seat": seat,
-                            "kind": "action",
-                            "remaining_ms": int(self.config.action_seconds * 1000),
-                        },
-                    )
-                ]
+            remaining_ms = int(self.config.action_seconds * 1000)
+            clock = ClockEvent(
+                hand=self.hand_no, seat=seat, clock=ClockKind.ACTION, remaining_ms=remaining_ms
             )
+            self.out.emit([clock])
 
     def fold_leaver(self, now: float) -> None:
         hand = self.hand
@@ -344,20 +318,14 @@ class Play(Turns):
         if self.timers.action is not None:
             deadline = min(deadline, self.timers.action)
         self.timers.action = deadline
-        self.out.emit(
-            [
-                (
-                    "clock_event",
-                    {
-                        "hand": self.hand_no,
-                        "seat": target,
-                        "kind": "time",
-                        "remaining_ms": int((deadline - now) * 1000),
-                        "countdown_ms": self.profile.time_countdown * 1000,
-                    },
-                )
-            ]
+        clock = ClockEvent(
+            hand=self.hand_no,
+            seat=target,
+            clock=ClockKind.TIME,
+            remaining_ms=int((deadline - now) * 1000),
+            countdown_ms=self.profile.time_countdown * 1000,
         )
+        self.out.emit([clock])
 
     def _check_time_caller(self, state: SeatState, hand: Hand, target: int) -> None:
         """A player must be at his seat to call the Time (tda 27, cdc 4.1); under fpc only
@@ -389,19 +357,11 @@ class Play(Turns):
         remaining = max(0.0, self.timers.action - now) + state.time_bank
         state.time_bank = 0.0
         self.timers.action = now + remaining
-        self.out.emit(
-            [
-                (
-                    "clock_event",
-                    {
-                        "hand": self.hand_no,
-                        "seat": state.seat,
-                        "kind": "bank",
-                        "remaining_ms": int(remaining * 1000),
-                    },
-                )
-            ]
+        remaining_ms = int(remaining * 1000)
+        clock = ClockEvent(
+            hand=self.hand_no, seat=state.seat, clock=ClockKind.BANK, remaining_ms=remaining_ms
         )
+        self.out.emit([clock])
         return True
 
     def show_or_muck(self, now: float, state: SeatState, cmd: ShowCards) -> None:
@@ -494,19 +454,10 @@ class Play(Turns):
         self.goto(Trigger.HAND_END)
         if not cancelled:
             self._send_hole_proofs()
-        self.out.emit(
-            [
-                (
-                    "hand_end",
-                    {
-                        "hand": self.hand_no,
-                        "stacks": {str(s): v for s, v in stacks.items()},
-                        "record": record_ref,
-                        "cancelled": cancelled,
-                    },
-                )
-            ]
+        end = HandEnd(
+            hand=self.hand_no, stacks=tuple(stacks.items()), record=record_ref, cancelled=cancelled
         )
+        self.out.emit([end])
         for seat, stack in stacks.items():
             if stack == 0 and self.policy.frees_busted():
                 self.seat_event(self.seats.pop(seat), "busted")

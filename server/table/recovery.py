@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine.positions import Positions, positions_from_list
+from server.table.events import HandEnd
 from server.table.play import Play
 from server.table.seats import SeatState
 
@@ -68,13 +69,6 @@ def restore(t: Play, data: dict[str, Any], record: dict[str, Any] | None) -> Non
     t.replay_positions = t.positions
     if not t.cancelled_hand:
         t.cancelled_hand = True
-        stacks = {str(s.seat): s.stack for s in t.seats.values()}
-        t.out.emit(
-            [
-                (
-                    "hand_end",
-                    {"hand": t.hand_no, "stacks": stacks, "record": "", "cancelled": True},
-                )
-            ]
-        )
+        stacks = tuple((s.seat, s.stack) for s in t.seats.values())
+        t.out.emit([HandEnd(hand=t.hand_no, stacks=stacks, record="", cancelled=True)])
     t.out.save_snapshot()

@@ -440,7 +440,7 @@ class Table(Play):
                 key = cmd.conn.player or cmd.conn.cid
                 self.hold_chat(key, cmd.conn.cid, seat, name, cmd.text)
                 return
-        self.out.emit([("chat_event", {"seat": seat, "player": name, "text": cmd.text})])
+        self.say(seat, name, cmd.text)
 
     def _sit_out(self, now: float, state: SeatState, out: bool) -> None:
         """Sitting out takes effect at the next deal; asked during a hand it is applied and

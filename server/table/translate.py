@@ -1,7 +1,8 @@
 """From the engine's events of one hand to table events, notices and the hand record (pure).
 
-Engine players are seat numbers written as strings; table events use seat numbers. Each
-``action`` event carries the player's stack after it, tracked here event by event.
+Engine players are seat numbers written as strings; table events
+(:mod:`server.table.events`) use seat numbers. Each ``action`` event carries the player's
+stack after it, tracked here event by event.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from typing import Any, Final
 
 from server.engine import card_name
 from server.engine import events as ev
+from server.table.events import Action, Board, Hole, Pot, Shown, TableEvent
 
-__all__ = ["HandLog", "TableEvent"]
+__all__ = ["HandLog", "Notice"]
 
-TableEvent = tuple[str, dict[str, Any]]
 Notice = tuple[int, str, str, str]
 """(seat, kind, text, rule): private, unsequenced."""
 
@@ -55,20 +56,17 @@ class HandLog:
 
     def _action(
         self, seat: int, action: str, to: int, added: int, allin: bool, rule: str, note: str
-    ) -> TableEvent:
-        return (
-            "action",
-            {
-                "hand": self.hand_no,
-                "seat": seat,
-                "action": action,
-                "to": to,
-                "added": added,
-                "stack": self.stacks[seat],
-                "allin": allin,
-                "rule": rule,
-                "note": note,
-            },
+    ) -> Action:
+        return Action(
+            hand=self.hand_no,
+            seat=seat,
+            action=action,
+            to=to,
+            added=added,
+            stack=self.stacks[seat],
+            allin=allin,
+            rule=rule,
+            note=note,
         )
 
     def _entry(self, seat: int, action: str, to: int, added: int, allin: bool) -> dict[str, Any]:
@@ -151,8 +149,8 @@ class HandLog:
         return self._action(int(e.player), "dead_hand", 0, 0, False, e.rule, note)
 
     def _hole(self, e: ev.HoleDealt, committed: Callable[[str], int]) -> TableEvent:
-        cards = [card_name(c) for c in e.cards]
-        return ("hole", {"hand": self.hand_no, "seat": int(e.player), "cards": cards})
+        cards = tuple(card_name(c) for c in e.cards)
+        return Hole(hand=self.hand_no, seat=int(e.player), cards=cards)
 
     def _acted(self, e: ev.Acted, committed: Callable[[str], int]) -> TableEvent:
         seat = int(e.player)
@@ -191,19 +189,16 @@ class HandLog:
         self.highest = 0
         self.street = e.street
         self.last_actor = self.button  # after the flop, the turn starts left of the button
-        cards = [card_name(c) for c in e.cards]
-        return ("board", {"hand": self.hand_no, "street": e.street, "cards": cards})
+        cards = tuple(card_name(c) for c in e.cards)
+        return Board(hand=self.hand_no, street=e.street, cards=cards)
 
     def _run(self, e: ev.RunDealt, committed: Callable[[str], int]) -> TableEvent:
-        cards = [card_name(c) for c in e.cards]
-        return ("board", {"hand": self.hand_no, "street": e.street, "cards": cards, "run": e.run})
+        cards = tuple(card_name(c) for c in e.cards)
+        return Board(hand=self.hand_no, street=e.street, cards=cards, run=e.run)
 
     def _shown(self, e: ev.Shown, committed: Callable[[str], int]) -> TableEvent:
-        cards = [card_name(c) for c in e.cards]
-        return (
-            "shown",
-            {"hand": self.hand_no, "seat": int(e.player), "cards": cards, "rank": e.hand},
-        )
+        cards = tuple(card_name(c) for c in e.cards)
+        return Shown(hand=self.hand_no, seat=int(e.player), cards=cards, rank=e.hand)
 
     def _mucked(self, e: ev.Mucked, committed: Callable[[str], int]) -> TableEvent:
         return self._action(int(e.player), "muck", 0, 0, False, "", "")
@@ -211,18 +206,15 @@ class HandLog:
     def _pot(self, e: ev.PotAwarded, committed: Callable[[str], int]) -> TableEvent:
         for player, share in e.shares:
             self.stacks[int(player)] += share
-        data = {
-            "hand": self.hand_no,
-            "index": e.index,
-            "amount": e.amount,
-            "winners": [int(w) for w in e.winners],
-            "shares": [s for _, s in e.shares],
-        }
-        if e.run > 1:
-            data["run"] = e.run
-        if e.rake:
-            data["rake"] = e.rake
-        return ("pot", data)
+        return Pot(
+            hand=self.hand_no,
+            index=e.index,
+            amount=e.amount,
+            winners=tuple(int(w) for w in e.winners),
+            shares=tuple(s for _, s in e.shares),
+            run=e.run if e.run > 1 else None,  # fpc multi-bordes: the second run's part
+            rake=e.rake or None,  # casino cash, « la taille »
+        )
 
     def record(
         self, hand_events: list[ev.Event], board: list[str], final: Mapping[int, int]

@@ -14,13 +14,14 @@ from protocol import messages as m
 from server.engine import Hand, card_name
 from server.engine import events as ev
 from server.table.cash import cash_view
+from server.table.events import PotView
 from server.table.phases import TablePhase
 from server.table.runs import run_terms
 
 if TYPE_CHECKING:
     from server.table.core import TableCore
 
-__all__ = ["pots_view", "render", "table_view"]
+__all__ = ["pot_views", "pots_view", "render", "table_view"]
 
 
 def render(table: str, owner: bool, seq: int, data: dict[str, Any], kind: str) -> m.Message:
@@ -119,6 +120,11 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
 
 
 def pots_view(hand: Hand) -> list[dict[str, Any]]:
+    """The pots as sent in snapshots and ``board`` events: :func:`pot_views` as JSON."""
+    return [p.payload() for p in pot_views(hand)]
+
+
+def pot_views(hand: Hand) -> tuple[PotView, ...]:
     """The pots as sent (``board`` events, snapshots): the engine's pots of the chips gathered
     in the middle, main pot first, ``{"amount", "eligible": [seats]}``. The bets of the
     round being played stay in front of the players (``bets``) until it ends, as at a live
@@ -136,7 +142,7 @@ def pots_view(hand: Hand) -> list[dict[str, Any]]:
             pots = hand.pots()
         finally:
             hand.contrib, hand.unwinnable = contrib, unwinnable
-    return [{"amount": p.amount, "eligible": [int(x) for x in p.eligible]} for p in pots]
+    return tuple(PotView(amount=p.amount, eligible=tuple(int(x) for x in p.eligible)) for p in pots)
 
 
 def _phase(phase: TablePhase) -> str:
