@@ -34,6 +34,7 @@ from server.cash import cash_rules
 from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.gateway.limits import Limits
+from server.league.redis_store import RedisLeagueStore
 from server.league.store import LeagueStore
 from server.runtime import freeze_startup_objects, tune_gc
 from server.store import Store
@@ -311,7 +312,11 @@ async def amain(args: argparse.Namespace) -> None:
             if link is not None
             else MemberStore(Path(args.data) / "members.sqlite")
         ),
-        leagues=LeagueStore(Path(args.data) / "leagues.sqlite"),  # docs/leagues.md
+        leagues=(  # docs/leagues.md, "Where it is kept": with --redis, in Redis
+            RedisLeagueStore(link.client, link.prefix)
+            if link is not None
+            else LeagueStore(Path(args.data) / "leagues.sqlite")
+        ),
     )
     datadir.prepare(Path(args.data))  # the members' and leagues' files just created: 0600
     restored = gateway.restore_tables()

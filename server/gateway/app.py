@@ -45,7 +45,7 @@ from server.gateway.league_http import LeagueRoutes
 from server.gateway.leagues import LeagueDesk
 from server.gateway.limits import ACCEPT_BATCH, Limits
 from server.gateway.routes import ROUTES
-from server.league.store import LeagueStore
+from server.league.store import LeagueBook, LeagueStore
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import Client, TableActor
@@ -79,7 +79,7 @@ class Gateway:
         limits: Limits | None = None,
         token_secret: bytes | None = None,
         members: MemberBook | None = None,
-        leagues: LeagueStore | None = None,
+        leagues: LeagueBook | None = None,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()

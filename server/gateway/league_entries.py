@@ -32,7 +32,7 @@ from server.league.model import EventStatus, LeagueEvent, RefusalCode, Season
 from server.league.results import EventResult
 from server.league.satellite import Ticket, issue_tickets, qualified_players
 from server.league.standings import StandingRow, standings
-from server.league.store import LeagueStore
+from server.league.store import LeagueBook
 from server.tournament.decisions import RefusalReason, Refused, Registered
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def ticket_json(ticket: Ticket) -> dict[str, Any]:
 class Entries:
     """Tickets issued and used, qualification checked (see the module docstring)."""
 
-    def __init__(self, gateway: Gateway, store: LeagueStore) -> None:
+    def __init__(self, gateway: Gateway, store: LeagueBook) -> None:
         self.g = gateway
         self.store = store
         self.asked: dict[str, set[str]] = {}

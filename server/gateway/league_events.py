@@ -12,7 +12,7 @@ stored (issue 15). The desk (server/gateway/leagues.py) asks; this module runs.
   :class:`~server.league.results.EventResult` (the event ``finished``). At startup and every
   :data:`SWEEP_SECONDS` the tournaments' stored results (``results.json``) are read for the
   events still running: a result missed (a failed write, another process) is stored then,
-  and never twice (:meth:`~server.league.store.LeagueStore.finish`).
+  and never twice (:meth:`~server.league.store.LeagueBook.finish`).
 
 - **Satellites**: a satellite's result comes with its winners' tickets, and the winners are
   registered in the target (server/gateway/league_entries.py).
@@ -53,7 +53,7 @@ from server.league.model import (
 )
 from server.league.results import Entry, EventKind, EventResult
 from server.league.satellite import DEFAULT_SEATS
-from server.league.store import LeagueStore
+from server.league.store import LeagueBook
 from server.table.actor import Client
 from server.tournament.decisions import (
     Eliminated,
@@ -63,6 +63,7 @@ from server.tournament.decisions import (
     TableAssignment,
 )
 from server.tournament.live import LiveTournament, load_tournament
+from server.tournament.redis_link import as_text
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
@@ -173,7 +174,7 @@ class EventRunner:
     def __init__(
         self,
         gateway: Gateway,
-        store: LeagueStore,
+        store: LeagueBook,
         now: Callable[[], float],
         structures: Path = STRUCTURES,
     ) -> None:
@@ -360,7 +361,14 @@ class EventRunner:
                 self.entries.seat_holders(event.satellite_of)
 
     def _stored_results(self, event: LeagueEvent) -> list[dict[str, Any]] | None:
+        """The tournament's ``results.json`` rows: in this process's store (its host wrote
+        them at ``Finished``), else, with ``--redis``, in Redis (the director wrote them
+        there: the tournament may have finished while this process was down)."""
         text = self.g.store.get_meta(f"tournament:{event.tournament}:results.json")
+        link = self.g.redis
+        if text is None and link is not None:
+            raw = link.client.get(f"{link.tournament_prefix(event.tournament)}:results.json")
+            text = None if raw is None else as_text(raw)
         if text is None:
             return None
         rows: list[dict[str, Any]] = json.loads(text)["results"]
@@ -395,6 +403,11 @@ class EventRunner:
             self.finished(event.id, rows)
             return
         live = self.g.tournaments.get(event.tournament)
+        if live is None and self._shared(event):
+            # created by another process after this one read Redis's tournaments: it runs
+            # there (and here from this process's next start), and that process times it
+            log.info("league event %s: its tournament runs in another process", event.id)
+            return
         if live is None:
             # the in-memory coordinator does not resume a tournament that had started
             # (docs/tournaments.md): nothing will finish it
@@ -408,6 +421,14 @@ class EventRunner:
             self.store.update_event(event)
         if event.status is EventStatus.REGISTERING:
             self.arm(event)
+
+    def _shared(self, event: LeagueEvent) -> bool:
+        """With ``--redis``: the event's tournament is recorded in Redis (every process runs
+        it from its next start, server.tournament.redis_link.RedisLink.add_tournament)."""
+        link = self.g.redis
+        if link is None:
+            return False
+        return bool(link.client.exists(f"{link.tournament_prefix(event.tournament)}:config"))
 
     async def _sweep(self) -> None:
         while True:

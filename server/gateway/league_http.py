@@ -29,7 +29,7 @@ from server.league.model import LeagueEvent, RefusalCode, Season, capital_start,
 from server.league.results import EventResult
 from server.league.satellite import Ticket
 from server.league.standings import standings_csv, standings_json
-from server.league.store import LeagueStore
+from server.league.store import LeagueBook
 
 __all__ = ["LeagueRoutes", "season_standings"]
 
@@ -101,7 +101,7 @@ class LeagueRoutes(HttpRoutes):
     def _standings(self, parts: list[str]) -> Response:
         if len(parts) != 4 or parts[1] != "seasons" or parts[3] not in _FILES:
             raise HttpError(404, ErrorCode.NOT_FOUND, "not found")
-        store: LeagueStore = self.gw.leagues.store
+        store: LeagueBook = self.gw.leagues.store
         season = store.season(parts[2])
         if season is None or season.league != parts[0]:
             raise HttpError(404, ErrorCode.NOT_FOUND, "no such season in this league")

@@ -37,7 +37,7 @@ from server.league.model import (
     require,
     season_rules,
 )
-from server.league.store import LeagueStore, LeagueStoreError
+from server.league.store import LeagueBook, LeagueStoreError
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
@@ -57,7 +57,7 @@ class LeagueDesk:
     def __init__(
         self,
         gateway: Gateway,
-        store: LeagueStore,
+        store: LeagueBook,
         now: Callable[[], float] = time.time,
         structures: Path = STRUCTURES,
     ) -> None:

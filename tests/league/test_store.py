@@ -1,15 +1,20 @@
-"""The leagues' SQLite file (server/league/store.py), on real files: everything comes back
-after a reopen, a result is stored once (a satellite's tickets with it), a write that fails
-changes nothing, and an older file gains the columns added since."""
+"""The leagues' stores: the SQLite file (server/league/store.py), on real files, and Redis
+(server/league/redis_store.py, ``--redis``), on the suite's real redis-server. For both:
+everything comes back in a store opened again (another process's view), a result is stored
+once (a satellite's tickets with it), a write refused changes nothing. The SQLite file alone:
+a write that fails halfway changes nothing, an older file gains the columns added since.
+Redis alone (a race, a restart, an outage): tests/league/test_redis_store.py."""
 
 from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import redis
 
 from server.league import EventKind, SeatPlan, SeatsPerEntries, issue_tickets
 from server.league.model import (
@@ -22,8 +27,9 @@ from server.league.model import (
     advance,
     season_rules,
 )
+from server.league.redis_store import RedisLeagueStore
 from server.league.standings import standings
-from server.league.store import LeagueStore, LeagueStoreError
+from server.league.store import LeagueBook, LeagueStore, LeagueStoreError
 
 from .helpers import day, finish
 
@@ -49,8 +55,30 @@ def event_n(n: int, status: EventStatus = EventStatus.SCHEDULED) -> LeagueEvent:
     )
 
 
-def filled(path: Path) -> LeagueStore:
-    store = LeagueStore(path)
+Opener = Callable[[], LeagueBook]
+"""A new store object on the same data: the file opened again, or another Redis client."""
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    clients: list[redis.Redis] = []
+    if request.param == "sqlite":
+        yield lambda: LeagueStore(tmp_path / "leagues.sqlite")
+        return
+    url: str = request.getfixturevalue("redis_url")
+    prefix: str = request.getfixturevalue("redis_prefix")
+
+    def open_redis() -> LeagueBook:
+        clients.append(redis.Redis.from_url(url))
+        return RedisLeagueStore(clients[-1], prefix)
+
+    yield open_redis
+    for client in clients:
+        client.close()
+
+
+def filled(path: Path | Opener) -> LeagueBook:
+    store = LeagueStore(path) if isinstance(path, Path) else path()
     store.add_league(LEAGUE)
     store.set_role("l1", "bob", Role.MEMBER)
     store.set_role("l1", "cat", Role.DIRECTOR)
@@ -60,15 +88,14 @@ def filled(path: Path) -> LeagueStore:
     return store
 
 
-def test_everything_comes_back_after_a_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "leagues.sqlite"
-    store = filled(path)
+def test_everything_comes_back_after_a_reopen(opener: Opener) -> None:
+    store = filled(opener)
     running = advance(advance(event_n(1), EventStep.OPEN), EventStep.START, "on time")
     store.update_event(running)
     store.add_elimination("e1", "bob", 1, ("ana",))
     store.close()
 
-    again = LeagueStore(path)
+    again = opener()
     league = again.league("l1")
     assert league == dataclasses.replace(
         LEAGUE, members=frozenset({"ana", "bob", "cat"}), directors=frozenset({"cat"})
@@ -88,9 +115,8 @@ def test_everything_comes_back_after_a_reopen(tmp_path: Path) -> None:
     again.close()
 
 
-def test_a_result_is_stored_once_with_its_event_finished(tmp_path: Path) -> None:
-    path = tmp_path / "leagues.sqlite"
-    store = filled(path)
+def test_a_result_is_stored_once_with_its_event_finished(opener: Opener) -> None:
+    store = filled(opener)
     running = advance(advance(event_n(1), EventStep.OPEN), EventStep.START)
     store.update_event(running)
     store.add_elimination("e1", "bob", 1, ("ana",))
@@ -102,7 +128,7 @@ def test_a_result_is_stored_once_with_its_event_finished(tmp_path: Path) -> None
     assert not store.finish(advance(running, EventStep.FINISH), other, {"cat": "X"})
     store.close()
 
-    again = LeagueStore(path)
+    again = opener()
     assert again.result("e1") == result and again.results("s1") == [result]
     assert again.names("s1") == names
     assert again.event("e1") is not None and again.event("e1").status is EventStatus.FINISHED
@@ -113,8 +139,8 @@ def test_a_result_is_stored_once_with_its_event_finished(tmp_path: Path) -> None
     again.close()
 
 
-def test_the_owner_stays_the_owner(tmp_path: Path) -> None:
-    store = filled(tmp_path / "leagues.sqlite")
+def test_the_owner_stays_the_owner(opener: Opener) -> None:
+    store = filled(opener)
     store.set_role("l1", "ana", Role.MEMBER)
     league = store.league("l1")
     assert league is not None and league.role_of("ana") is Role.OWNER
@@ -157,7 +183,7 @@ def test_a_write_that_fails_raises_and_changes_nothing(tmp_path: Path) -> None:
     store.close()
 
 
-def satellite_and_target(store: LeagueStore) -> LeagueEvent:
+def satellite_and_target(store: LeagueBook) -> LeagueEvent:
     """e2 becomes the target of a satellite e3 (running), which e1's season holds."""
     sat = dataclasses.replace(
         event_n(3),
@@ -170,9 +196,8 @@ def satellite_and_target(store: LeagueStore) -> LeagueEvent:
     return sat
 
 
-def test_a_satellite_s_tickets_are_stored_with_its_result_once(tmp_path: Path) -> None:
-    path = tmp_path / "leagues.sqlite"
-    store = filled(path)
+def test_a_satellite_s_tickets_are_stored_with_its_result_once(opener: Opener) -> None:
+    store = filled(opener)
     sat = satellite_and_target(store)
     result = finish("e3", ["ana", "bob", "cat", "dan"], when=day(0), ties={"cat": 2})
     plan = SeatsPerEntries(entries_per_seat=2).plan(4)  # 2 seats: ana, and bob/cat tied 2nd
@@ -184,7 +209,7 @@ def test_a_satellite_s_tickets_are_stored_with_its_result_once(tmp_path: Path) -
     store.note_ticket("e2", "cat", "not entered: full")
     store.close()
 
-    again = LeagueStore(path)
+    again = opener()
     into = again.tickets_into("e2")
     assert [(t.player_id, t.place, t.seats, t.member, t.note) for t in into] == [
         ("ana", 1, Fraction(1), True, ""),
@@ -193,9 +218,40 @@ def test_a_satellite_s_tickets_are_stored_with_its_result_once(tmp_path: Path) -
     ]
     assert into[0] == tickets[0]  # every field comes back
     assert again.season_tickets("s1") == into and again.tickets_into("e3") == []
-    db = sqlite3.connect(path)
-    assert db.execute("SELECT COUNT(*) FROM tickets").fetchone() == (3,)
-    db.close()
+    again.close()
+
+
+def test_a_write_refused_changes_nothing(opener: Opener) -> None:
+    """An invite or a tournament taken, a role in no league, a ticket into no event: the
+    store's error, and nothing of the write is there."""
+    store = filled(opener)
+    taken = dataclasses.replace(LEAGUE, id="l2", owner="dan")  # inv-1 is l1's
+    with pytest.raises(LeagueStoreError):
+        store.add_league(taken)
+    assert store.league("l2") is None and store.league_by_invite("inv-1") == store.league("l1")
+    with pytest.raises(LeagueStoreError):
+        store.set_role("nope", "bob", Role.MEMBER)
+    assert store.league("nope") is None
+    twin = dataclasses.replace(event_n(3), tournament="league_e1")
+    with pytest.raises(LeagueStoreError):
+        store.add_event(twin)
+    assert store.event("e3") is None and store.event_of_tournament("league_e1") == event_n(1)
+    with pytest.raises(LeagueStoreError):
+        store.add_season(dataclasses.replace(SEASON, id="s2", league="nope"))
+    assert store.season("s2") is None
+    # a satellite's ticket into an event that does not exist: neither result nor tickets
+    sat = satellite_and_target(store)
+    result = finish("e3", ["ana", "bob"], when=day(0))
+    tickets = issue_tickets(
+        result, SeatPlan(seats=1), target="e9", members=frozenset({"ana"}), names={}
+    )
+    with pytest.raises(LeagueStoreError):
+        store.finish(advance(sat, EventStep.FINISH), result, {}, tickets)
+    again = opener()
+    assert again.result("e3") is None and again.event("e3") == sat
+    assert again.tickets_into("e9") == [] and again.season_tickets("s1") == []
+    assert again.events_in([EventStatus.FINISHED]) == []
+    store.close()
     again.close()
 
 
