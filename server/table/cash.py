@@ -398,6 +398,16 @@ def _forget(cash: CashState, seat: int) -> None:
         seats.discard(seat)
 
 
+def cancel_move(t: Play, state: SeatState) -> None:
+    """A move that cannot happen: the player busted in the hand he was to move after. He
+    keeps his seat here (a busted cash player may rebuy), and the table says so."""
+    cash = cash_of(t)
+    order = cash.moving.pop(state.seat, None)
+    state.moving = False
+    if order is not None:
+        host_says(t, f"{state.name} busted: he stays, no move to {order.to_name}")
+
+
 def depart(t: Play, cash: CashState, state: SeatState, order: Any, now: float) -> None:
     """A player left for another table of the room (``order``: its MoveOut): what he may
     bring goes out as ``moved_out``, the rest (above a casino change's new maximum) is

@@ -51,6 +51,8 @@ def move_in(t: Table, cmd: c.MoveIn, now: float) -> None:
     """Seat a player from another table of the room with his stack, at a free seat drawn at
     random (one the waiting list or a request holds excepted)."""
     cash = cash_of(t)
+    if cmd.stack <= 0:
+        raise CashError(Refusal.BELOW_MIN, "nothing to bring: a move carries chips")
     if any(s.player == cmd.player for s in t.seats.values()):
         raise ProtocolError(ErrorCode.SEAT_TAKEN, "he already sits at this table")
     held = set(cash.waiting.offered) | set(t.requests)

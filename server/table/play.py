@@ -27,7 +27,7 @@ from server.engine import ErrorCode as EngineCode
 from server.engine import events as ev
 from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
-from server.table.cash import hand_terms, option_terms
+from server.table.cash import cancel_move, hand_terms, option_terms
 from server.table.commands import CallTime, Declare, ShowCards, UseBank
 from server.table.effects import HandFinished
 from server.table.events import Board, ClockEvent, ClockKind, CutPrompt, HandEnd, HandStart, Hole
@@ -484,6 +484,9 @@ class Play(Turns):
         self.out.catch_up_spectators(lambda: self.view(None))
 
     def _release_leavers(self, now: float) -> None:
+        for state in [s for s in self.seats.values() if s.moving and not s.leaving]:
+            if state.stack == 0:  # busted in the hand he was to move after: he stays
+                cancel_move(self, state)
         for state in [s for s in self.seats.values() if s.leaving or s.moving]:
             del self.seats[state.seat]
             self.seat_event(state, "left")

@@ -191,3 +191,31 @@ def test_a_casino_player_asks_the_host_and_a_stranger_cannot_move_anyone() -> No
     assert a.errors(stranger) == ["not_seated"]
     a.do(c.MoveOut(seat=1, player="y", to="t2", to_name="Table 2", kind="change", conn=stranger))
     assert a.errors(stranger) == ["not_seated", "bad_seat"] and 1 in a.table.seats
+
+
+def test_a_player_who_busts_in_the_hand_he_was_to_move_after_stays_and_can_rebuy() -> None:
+    # found by the bots (tests/bots/test_cash_room_bots.py): a move ordered during his hand,
+    # then he lost his whole stack in it: nothing to bring, so no move; he keeps his seat here
+    for seed in range(20):
+        a = Pure(
+            table_id="t1", profile="fpc", sb=25, bb=50, max_seats=6, cash=CASH,
+            action_seconds=5, seed=seed,
+        )  # fmt: skip
+        buy(a, "x", 1, 500)
+        buy(a, "y", 2, 500)
+        a.until(TablePhase.BETTING)
+        for seat in (1, 2):
+            move(a, seat, "change")  # both asked to move after this hand
+        a.play_out("allin")
+        a.until(TablePhase.BETWEEN)
+        stacks = {s.player: s.stack for s in a.table.seats.values()}
+        transfers = [e for e in a.net.others if isinstance(e, Transfer)]
+        if len(transfers) == 2:
+            continue  # a split pot: both had chips and both moved
+        (sent,) = transfers
+        assert sent.stack == 1000 and stacks == {"x" if sent.player == "y" else "y": 0}
+        busted = next(s for s in a.table.seats.values())
+        assert not busted.moving and busted.seat not in cash(a).moving
+        assert balance(a) == 0
+        return
+    raise AssertionError("no deal without a split in 20 seeds")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from .conftest import Client, WebServer, wait_until
+from .lobby import create_cash_table
 from .test_table import act
 from .wire import create_table
 
@@ -69,23 +70,11 @@ def test_a_host_runs_a_cash_table_from_the_page(
     the server's."""
     host = open_client("host", viewport=(1366, 768))
     page = host.page
-    page.goto(web_server.base + "/")
-    page.fill("#nick", "Hôte")
-    page.click("#nick-ok")
-    page.fill("#c-name", "Jeudi cash")
-    page.select_option("#c-profile", "casino")
-    page.select_option("#c-blinds", "25/50")
-    page.select_option("#c-game", "cash")
-    page.fill("#c-min", "500")
-    page.fill("#c-max", "5000")
-    page.check("#c-runs")
-    page.check("#c-approval")
-    page.click("#create")
-    page.wait_for_selector("#created", state="visible")
-    link = page.input_value("#created-link").replace("localhost", "127.0.0.1")
+    link, table, _ = create_cash_table(
+        page, web_server.base, nick="Hôte", name="Jeudi cash", run_it=True, approval=True
+    )
     page.click("#open-table")
     page.wait_for_selector("#host-panel", state="visible")
-    table = link.split("table=")[1].split("&")[0]
 
     players = {
         "ana": open_client("ana", viewport=(360, 640)),

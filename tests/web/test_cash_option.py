@@ -23,6 +23,7 @@ import msgpack
 from websockets.sync.client import connect
 
 from .conftest import Client, WebServer, wait_until
+from .lobby import create_cash_table
 from .test_cash_room import _in_view, _no_sideways_scroll
 from .test_table import overlaps
 
@@ -108,20 +109,9 @@ def test_the_option_from_the_buy_in_form_and_the_dock(
 ) -> None:
     ana = open_client("ana", viewport=(1366, 768))
     page = ana.page
-    page.goto(web_server.base + "/")
-    page.fill("#nick", "Ana")
-    page.click("#nick-ok")
-    page.fill("#c-name", "Option")
-    page.select_option("#c-profile", "casino")
-    page.select_option("#c-blinds", "25/50")
-    page.select_option("#c-game", "cash")
-    page.fill("#c-min", "500")
-    page.fill("#c-max", "5000")
-    page.fill("#c-seats", "6")
-    page.click("#create")
-    page.wait_for_selector("#created", state="visible")
-    link = page.input_value("#created-link").replace("localhost", "127.0.0.1")
-    table, invite = link.split("table=")[1].split("&invite=")
+    link, table, invite = create_cash_table(
+        page, web_server.base, nick="Ana", name="Option", seats=6
+    )
 
     bob = open_client("bob", locale="fr-FR", viewport=(360, 640))
     cleo = open_client("cleo", viewport=(1366, 768))

@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Callable
 
 from .conftest import Client, WebServer, wait_until
+from .lobby import create_cash_table
 from .test_table import overlaps
 
 OpenClient = Callable[..., Client]
@@ -74,20 +75,9 @@ def test_a_player_changes_table_in_a_room_and_his_page_follows(
     started = time.monotonic()
     host = open_client("host", viewport=(1366, 768))
     page = host.page
-    page.goto(web_server.base + "/")
-    page.fill("#nick", "Host")
-    page.click("#nick-ok")
-    page.fill("#c-name", "Jeudi cash")
-    page.select_option("#c-profile", "casino")
-    page.select_option("#c-blinds", "25/50")
-    page.select_option("#c-game", "cash")
-    page.fill("#c-min", "500")
-    page.fill("#c-max", "5000")
-    page.fill("#c-seats", "6")
-    page.click("#create")
-    page.wait_for_selector("#created", state="visible")
-    link1 = page.input_value("#created-link").replace("localhost", "127.0.0.1")
-    table1, invite1 = link1.split("table=")[1].split("&invite=")
+    link1, table1, invite1 = create_cash_table(
+        page, web_server.base, nick="Host", name="Jeudi cash", seats=6
+    )
     page.click("#open-table")
     page.wait_for_selector("#room-host", state="visible")
 
