@@ -98,6 +98,11 @@ class CashState:
     before the move cancels it (nothing left the table yet)."""
     dues: dict[int, Dues] = field(default_factory=dict)
     """What each seat posts besides the blinds in the hand being dealt."""
+    short: set[int] = field(default_factory=set)
+    """Seats told they have chips but less than the table lets one play with (casino cash:
+    « On ne peut pas recevoir de cartes avec une cave inférieure à la grosse blind »): told
+    once (a public ``short`` seat event, a private notice), until chips are added. Not saved:
+    after a restart they are told again."""
     first_button: int | None = None
     """Where the button starts (drawn among the players present when not given)."""
     hands: int = 0
@@ -185,6 +190,7 @@ class CashPolicy(FriendsPolicy):
             return  # the host paused the table
         apply_next_blinds(t)  # the host's new blinds, from this hand
         cash = cash_of(t)
+        tell_short(t, cash)  # new blinds may leave a stack under the big blind
         _note_absences(t, cash)
         if cash.first_orbit:
             for seat in [s for s, a in cash.arrivals.items() if a is Arrival.NEW]:
@@ -266,6 +272,10 @@ class CashPolicy(FriendsPolicy):
         _forget(cash, state.seat)
         offer(t, cash, state.seat)
 
+    def after_hand(self, t: Play, now: float, report: HandEnded) -> None:
+        tell_short(t, cash_of(t))
+        super().after_hand(t, now, report)
+
     def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
         """The hand's end: its rake goes in the ledger before the hand's one write (the
         snapshot with the new stacks), never after it."""
@@ -319,6 +329,33 @@ def _posting(cash: CashState, dealt_in: list[int]) -> set[int]:
 def _raked(hand: Hand) -> int:
     """The chips the house retained from this hand's pots (casino « la taille »)."""
     return sum(int(getattr(e, "rake", 0)) for e in hand.events if isinstance(e, ev.PotAwarded))
+
+
+def short_seats(t: TableCore, cash: CashState) -> list[int]:
+    """Seats whose player has chips, but fewer than one may be dealt in with (casino cash:
+    « On ne peut pas recevoir de cartes avec une cave inférieure à la grosse blind »; fpc:
+    any chip plays). A busted seat (0) is told ``busted`` instead."""
+    least = cash.rules.min_stack
+    return sorted(s for s, x in t.seats.items() if 0 < x.stack < least and not x.leaving)
+
+
+def tell_short(t: Play, cash: CashState) -> None:
+    """Tell each newly short player, publicly (a ``short`` seat event: the table sees why he
+    is not dealt in) and privately (what to do): he is dealt no cards until he adds chips
+    (« Le joueur décavé doit se recaver ou quitter la table »; his rebuy owes no seat fee,
+    « A son retour, on ne lui demandera pas de droit de siège »). Without it a table where
+    all but one are short waits for nobody knows what."""
+    short = short_seats(t, cash)
+    cash.short &= set(short)
+    for seat in short:
+        if seat in cash.short:
+            continue
+        cash.short.add(seat)
+        state = t.seats[seat]
+        t.seat_event(state, "short")
+        least = cash.rules.min_stack
+        text = f"you have {state.stack}, under {least}: add chips to be dealt in, or leave"
+        t.notice(state.cid, "short_stack", text, "casino-cash-min-stack")
 
 
 def _note_absences(t: Play, cash: CashState) -> None:
@@ -394,7 +431,7 @@ def _dues(cash: CashState, positions: Positions, dealt_in: list[int]) -> dict[in
 def _forget(cash: CashState, seat: int) -> None:
     for book in (cash.away, cash.owed, cash.arrivals, cash.dues):
         book.pop(seat, None)
-    for seats in (cash.wait_bb, cash.wait_button, cash.straddles, cash.enter_option):
+    for seats in (cash.wait_bb, cash.wait_button, cash.straddles, cash.enter_option, cash.short):
         seats.discard(seat)
 
 
@@ -549,4 +586,6 @@ def cash_view(t: TableCore) -> dict[str, Any] | None:
         "rake": cash.rake,
         "option": rules.option,
         "straddles": sorted(cash.straddles | cash.enter_option),
+        "min_stack": rules.min_stack,
+        "short": short_seats(t, cash),
     }
