@@ -30,6 +30,7 @@ from protocol import messages as m
 
 from .codes import EXPECTED_FOR_FUZZER, MAX_RETRIES, PLAYING
 from .connection import BotConnection, BotError, next_id
+from .late import Requests
 from .mirror import PLAYER_ACTIONS, TableMirror
 from .notebook import Notebook
 from .stats import Stats
@@ -87,9 +88,9 @@ class Bot(BotConnection):
         self.seat: int | None = None
         self.invite: str | None = None
         self.buy_in: int | None = None
+        """A cash table's buy-in (None: a friends table): a bust is rebought with it."""
         self.left = False
         """The bot stood up (``leave``): it answers nothing more at this table."""
-        """A cash table's buy-in (None: a friends table): a bust is rebought with it."""
         self.seat_token: str | None = None
         self.mirror: TableMirror | None = None
         self.turn: m.Turn | None = None
@@ -101,9 +102,8 @@ class Bot(BotConnection):
         self._answered = 0
         """The decision last answered on this connection at this table (never twice); cleared
         on a new connection or table: a decision offered there is open (ours got lost)."""
-        self._cut_ids: set[int] = set()
-        self._act_hands: dict[int, int] = {}
-        """Request id of each act -> the hand it was for."""
+        self._requests = Requests()
+        """Our cuts and acts whose answer may still be an error saying we were late."""
         self._ended_hand = 0
         """The last hand whose hand_end this bot received."""
         self._retries = 0
@@ -350,10 +350,7 @@ class Bot(BotConnection):
             return  # optional gestures never risk the rate limit
         for i, d in enumerate(decisions):
             rid = next_id()
-            self._act_hands[rid] = hand
-            if len(self._act_hands) > 256:
-                for old in list(self._act_hands)[:128]:
-                    del self._act_hands[old]
+            self._requests.act(rid, hand)
             if in_turn:
                 self._in_flight.add(rid)
                 if i == 0 and self._latency_from is None:
@@ -480,21 +477,26 @@ class Bot(BotConnection):
     async def _on_cut_prompt(self, msg: m.CutPrompt) -> None:
         if self.auto_cut and msg.seat == self.seat and self.table is not None:
             rid = next_id()
-            self._cut_ids.add(rid)
+            self._requests.cuts.add(rid)
             await self.send(
                 m.Cut(table=self.table, hand=msg.hand, position=self.rng.randrange(52), id=rid)
             )
 
     async def _on_seat_event(self, msg: m.SeatEvent) -> None:
-        if msg.seat != self.seat or msg.status != "busted" or self.left:
+        """Busted (no chip) or, at a casino cash table, short (chips under the big blind:
+        dealt no cards until chips are added): buy again when ``rebuy``, else stop playing
+        (a short cash player leaves with what he has: « se recaver ou quitter la table »)."""
+        if msg.seat != self.seat or msg.status not in ("busted", "short") or self.left:
             return
         if self.rebuy and self.invite:
             assert self.table is not None
             if self.buy_in:  # a cash table keeps the seat: buy chips again
                 await self.send(m.AddChips(table=self.table, amount=self.buy_in))
-                return
-            await self.send(m.TakeSeat(table=self.table, seat=msg.seat, token=self.invite))
+            elif msg.status == "busted":
+                await self.send(m.TakeSeat(table=self.table, seat=msg.seat, token=self.invite))
             return
+        if msg.status == "short":
+            await self.leave()
         self._bust()
 
     def _bust(self) -> None:
@@ -538,7 +540,7 @@ class Bot(BotConnection):
         self.errors.append(error)
         if len(self.errors) > 100:
             del self.errors[:50]
-        if self._late_answer(error):
+        if self._requests.late(error, self._ended_hand, bool(self.moves), self.stats):
             return
         code = error.code
         expected = self.strategy.expects_errors and (
@@ -559,30 +561,6 @@ class Bot(BotConnection):
             return
         self._in_flight.discard(error.ref)
         await self._answer_again(error)
-
-    def _late_answer(self, error: m.Error) -> bool:
-        """The error only says our answer came too late (a race, not a fault): counted."""
-        code = error.code
-        if error.ref is not None and error.ref in self._cut_ids:
-            self._cut_ids.discard(error.ref)
-            if code == "not_your_turn":  # the cut came after the server's cut timer had fired
-                self.stats.late_cuts += 1
-                return True
-        if len(self._cut_ids) > 8:
-            self._cut_ids.clear()
-        acted_in = self._act_hands.pop(error.ref, None) if error.ref is not None else None
-        if code == "stale_hand" and acted_in is not None and acted_in <= self._ended_hand:
-            self.stats.late_acts += 1  # the hand ended while we answered: a race, not a fault
-            return True
-        if code == "stale_decision" and acted_in is not None:
-            # the decision closed while we answered (the clock ran out, an opponent's fold
-            # out of turn changed our options): the next turn, if ours, is a new one
-            self.stats.late_acts += 1
-            return True
-        if code == "not_seated" and acted_in is not None and self.moves:
-            self.stats.late_acts += 1  # we were moved to another table while answering
-            return True
-        return False
 
     async def _answer_again(self, error: m.Error) -> None:
         """One of our acts was refused: ask the strategy again (a few times)."""

@@ -198,7 +198,9 @@ class TableMirror:
             return
         if e.player is not None:
             self.players[e.seat] = e.player
-        if e.status == "seated":
+        if e.status in ("seated", "stack"):
+            # ``stack``: chips added or corrected outside play (a cash top-up, a director's
+            # correction), the new stack; never a seat in the hand being played
             self.stacks[e.seat] = e.stack
             self.from_snapshot.discard(e.seat)
 

@@ -133,3 +133,25 @@ def test_chips_no_live_hand_can_win_are_not_a_pot_but_a_mismatch_still_is() -> N
 
     assert hand(300) == []  # 100 + 100 + 100: seat 3's other 300 are nobody's
     assert hand(250) == ["pots"]
+
+
+def test_chips_added_between_hands_are_the_next_hands_stack() -> None:
+    """A cash top-up (a ``seat`` event ``stack``) is what the next hand starts with: no
+    false alarm; a stack that grew with no such event still is one (found by the 300-hand
+    cash test: a short stack of 25 topped up to 1,025)."""
+    mir, seen = mirror()
+    feed(
+        mir,
+        m.SeatEvent(table=T, seq=1, seat=2, player="b", stack=1000, status="seated"),
+        m.SeatEvent(table=T, seq=2, seat=2, player="b", stack=25, status="short"),
+        m.SeatEvent(table=T, seq=3, seat=2, player="b", stack=1025, status="stack"),
+        replace(start(4), stacks={"1": 1000, "2": 1025}),
+    )
+    assert seen == []
+    other, caught = mirror()
+    feed(
+        other,
+        m.SeatEvent(table=T, seq=1, seat=2, player="b", stack=25, status="seated"),
+        replace(start(2), stacks={"1": 1000, "2": 1025}),
+    )
+    assert caught == ["stack_carry"]
