@@ -90,7 +90,8 @@ function renderRuns(tb) {
 }
 
 // A casino player asks to change table (a `seat_request` with `to`): « il devra obtenir
-// l'accord du superviseur » (casino cash); the host agrees with `move`, or lets it be.
+// l'accord du superviseur » (casino cash); the host agrees with `move` or refuses (the
+// player is told: a `notice` `change_refused`).
 function changeRequest(s, seat, r) {
   const tb = s.t;
   const li = el("li", "host-request change-request");
@@ -102,16 +103,16 @@ function changeRequest(s, seat, r) {
     delete tb.requests[seat];
     store.update();
   };
-  const dismiss = button("small", "×", drop);
-  dismiss.setAttribute("aria-label", t("dismiss"));
-  dismiss.title = t("dismiss");
   li.append(
     el("span", "", what),
     button("small primary", t("approveChange"), () => {
       hostOrder("move", { seat: Number(seat), to: r.to });
       drop();
     }),
-    dismiss,
+    button("small", t("refuse"), () => {
+      hostOrder("refuse", { seat: Number(seat) });
+      drop();
+    }),
   );
   return li;
 }

@@ -114,7 +114,7 @@ async function addTable() {
     rake_permille: cash.rake_permille || 0,
     rake_cap: cash.rake_cap || 0,
     run_it: cash.run_it || 1,
-    approval: Boolean(settings.approval),
+    approval: Boolean(cash.approval ?? settings.approval), // the server's word first
     room: token,
   };
   $("room-add").disabled = true;

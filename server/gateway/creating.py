@@ -11,7 +11,7 @@ from typing import Any
 from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
 from server.engine import AnteFormat, SetupError, load_profile
-from server.table.cash import cash_settings
+from server.table.cash_views import cash_settings
 from server.table.config import TableConfig
 
 __all__ = ["check_create", "table_config"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from server.cash import (
     Arrival,
@@ -41,6 +40,7 @@ from server.engine import Hand, HandSetup
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions
 from server.engine.rake import Rake
+from server.table.commands import AskChange
 from server.table.effects import Transfer
 from server.table.hosting import apply_next_blinds, host_says
 from server.table.phases import TablePhase, Trigger
@@ -270,6 +270,8 @@ class CashPolicy(FriendsPolicy):
             by = state.removed_by
             cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no, by=by)
         _forget(cash, state.seat)
+        if isinstance(t.requests.get(state.seat), AskChange):
+            del t.requests[state.seat]  # a change asked by who left: nothing to answer
         offer(t, cash, state.seat)
 
     def after_hand(self, t: Play, now: float, report: HandEnded) -> None:
@@ -529,63 +531,3 @@ def option_terms(t: Play, setup: HandSetup) -> int | None:
         return None
     seat = setup.option_seat()
     return seat if seat in cash.posting else None
-
-
-def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
-    """The cash settings of a table a client creates (``game: cash``), checked against the
-    profile's cash rules; ``None`` for a friends table. Raises ``out_of_range``."""
-    if message.game == "friends":
-        return None
-    if message.game != "cash":
-        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "game: friends or cash")
-    changes: dict[str, Any] = {
-        "runs": message.run_it,
-        "rake_permille": message.rake_permille,
-        "rake_cap": message.rake_cap,
-    }
-    if message.min_buy_in is not None:
-        changes["min_buyin"] = message.min_buy_in
-    if message.max_buy_in is not None:
-        changes["max_buyin"] = message.max_buy_in
-    try:
-        cash_rules(message.profile, sb=message.sb, bb=message.bb, **changes)
-    except (ValueError, TypeError) as exc:
-        raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"cash table: {exc}") from None
-    return changes
-
-
-def cash_view(t: TableCore) -> dict[str, Any] | None:
-    """What everyone at a cash table sees of it (snapshots): its limits and rules, the
-    ledger's totals per player (what friends settle after the night), the waiting list, the
-    missed blinds owed, the rake, whether the option is offered and the seats whose players
-    post it when first after the big blind (entries in option included); ``None`` at other
-    tables."""
-    cash = getattr(t, "cash", None)
-    if not isinstance(cash, CashState):
-        return None
-    rules = cash.rules
-    seats = {s.player: s.seat for s in t.seats.values()}
-    return {
-        "min_buy_in": rules.min_buyin,
-        "max_buy_in": rules.max_buyin,
-        "rebuy": rules.rebuy.value,
-        "rake_permille": rules.rake_permille,
-        "rake_cap": rules.rake_cap,
-        "run_it": rules.runs,
-        "ledger": [
-            {
-                "player": x.name,
-                "seat": seats.get(x.player),
-                "bought": x.bought,
-                "cashed_out": x.cashed,
-            }
-            for x in cash.book.ledger.totals()
-        ],
-        "waiting": len(cash.waiting.names),
-        "missed": {str(seat): list(marks) for seat, marks in cash.missed().items()},
-        "rake": cash.rake,
-        "option": rules.option,
-        "straddles": sorted(cash.straddles | cash.enter_option),
-        "min_stack": rules.min_stack,
-        "short": short_seats(t, cash),
-    }

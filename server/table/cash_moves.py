@@ -40,6 +40,8 @@ def move_out(t: Table, cmd: c.MoveOut, now: float) -> None:
     if cmd.seat in cash.moving:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"{state.name} is moving already")
     cash.moving[cmd.seat] = cmd
+    if isinstance(t.requests.get(cmd.seat), c.AskChange):
+        del t.requests[cmd.seat]  # agreed: the change asked is this move
     if t.in_hand() and cmd.seat in t.start_stacks:
         state.moving = True
         host_says(t, f"{state.name} moves to {cmd.to_name} after this hand")
@@ -90,8 +92,10 @@ def move_in(t: Table, cmd: c.MoveIn, now: float) -> None:
 
 def ask_change(t: Table, cmd: c.AskChange, now: float) -> None:
     """casino cash: the supervisor must agree to a table change; the host sees the request
-    (a ``seat_request`` with ``to``) and answers with ``host`` ``move``."""
+    (a ``seat_request`` with ``to``) and answers with ``host`` ``move``, or ``refuse`` (the
+    player is told). Kept in memory with the sit requests: a restart forgets it."""
     state = t.need_seat(cmd.conn)
+    t.requests[state.seat] = cmd  # the host agrees (``move``) or refuses (``refuse``)
     request = m.SeatRequest(table=t.table, seat=state.seat, player=state.name, to=cmd.to)
     t.out.send_all(request)
     host_says(t, f"{state.name} asks to change to {cmd.to_name}")

@@ -95,6 +95,8 @@ def _request(t: Table, cmd: c.HostOrder) -> Any:
 
 
 def _approve(t: Table, cmd: c.HostOrder, now: float) -> None:
+    if isinstance(t.requests.get(cmd.seat or 0), c.AskChange):
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "a table change is agreed with move")
     request = _request(t, cmd)
     host_says(t, f"{request.name} may sit at seat {request.seat}")
     t.dispatch(replace(request, approved=True), now)
@@ -102,6 +104,13 @@ def _approve(t: Table, cmd: c.HostOrder, now: float) -> None:
 
 def _refuse(t: Table, cmd: c.HostOrder, now: float) -> None:
     request = _request(t, cmd)
+    if isinstance(request, c.AskChange):
+        # casino cash: « il devra obtenir l'accord du superviseur et avoir une raison
+        # valable »: refused, he stays at his seat, and he is told
+        state = t.seats.get(cmd.seat or 0)
+        t.notice(request.conn.cid, "change_refused", "the host keeps you at this table")
+        host_says(t, f"{state.name if state else 'the player'} stays at this table")
+        return
     t.error(request.conn.cid, ErrorCode.HOST_REFUSED, "the host did not seat you", request.ref)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 from server.engine import Hand, card_name
 from server.engine import events as ev
-from server.table.cash import cash_view
+from server.table.cash_views import cash_view
 from server.table.events import PotView
 from server.table.phases import TablePhase
 from server.table.runs import run_terms

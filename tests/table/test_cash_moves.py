@@ -193,6 +193,33 @@ def test_a_casino_player_asks_the_host_and_a_stranger_cannot_move_anyone() -> No
     assert a.errors(stranger) == ["not_seated", "bad_seat"] and 1 in a.table.seats
 
 
+def test_the_host_may_refuse_a_change_and_the_player_is_told() -> None:
+    # casino cash: « il devra obtenir l'accord du superviseur et avoir une raison valable »
+    a = table("t1")
+    buy(a, "x", 1)
+    buy(a, "y", 2)
+    host = c.Conn("host-cid", "host")
+    a.do(c.Watch(conn=host))
+    a.do(c.AskChange(conn=a.conns["x"], to="t2", to_name="Table 2"))
+    a.do(c.HostOrder(conn=host, op="approve", seat=1))  # a change is agreed with move
+    assert a.errors(host) == ["out_of_range"] and 1 in a.table.requests
+    before = {s: (x.player, x.stack) for s, x in a.table.seats.items()}
+    a.do(c.HostOrder(conn=host, op="refuse", seat=1))
+    told = [n for n in a.of("x", m.Notice) if n.kind == "change_refused"]
+    assert len(told) == 1 and not [n for n in a.of("y", m.Notice) if n.kind == "change_refused"]
+    assert any("X stays" in x.text for x in a.of(host, m.ChatEvent))
+    assert {s: (x.player, x.stack) for s, x in a.table.seats.items()} == before
+    a.do(c.HostOrder(conn=host, op="refuse", seat=1))  # answered already
+    assert a.errors(host) == ["out_of_range", "bad_seat"]
+    # asked again, then agreed: the move takes the request away; one who leaves, too
+    a.do(c.AskChange(conn=a.conns["x"], to="t2", to_name="Table 2"))
+    a.do(c.MoveOut(seat=1, player="x", to="t2", to_name="Table 2", kind="change", conn=host))
+    assert 1 not in a.table.requests
+    a.do(c.AskChange(conn=a.conns["y"], to="t2", to_name="Table 2"))
+    a.do(c.Leave(conn=a.conns["y"]))
+    assert not a.table.requests
+
+
 def test_a_player_who_busts_in_the_hand_he_was_to_move_after_stays_and_can_rebuy() -> None:
     # found by the bots (tests/bots/test_cash_room_bots.py): a move ordered during his hand,
     # then he lost his whole stack in it: nothing to bring, so no move; he keeps his seat here

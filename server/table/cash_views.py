@@ -1,0 +1,78 @@
+"""What a cash table shows and how one is created: the snapshot's ``cash`` part (limits,
+ledger totals, waiting list, missed blinds, short stacks, the option) and the checks of a
+client's ``create`` with ``game: cash`` (:mod:`server.table.cash` plays the table)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from protocol import messages as m
+from protocol.errors import ErrorCode, ProtocolError
+from server.cash import cash_rules
+from server.table.cash import CashState, short_seats
+
+if TYPE_CHECKING:
+    from server.table.core import TableCore
+
+__all__ = ["cash_settings", "cash_view"]
+
+
+def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
+    """The cash settings of a table a client creates (``game: cash``), checked against the
+    profile's cash rules; ``None`` for a friends table. Raises ``out_of_range``."""
+    if message.game == "friends":
+        return None
+    if message.game != "cash":
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "game: friends or cash")
+    changes: dict[str, Any] = {
+        "runs": message.run_it,
+        "rake_permille": message.rake_permille,
+        "rake_cap": message.rake_cap,
+    }
+    if message.min_buy_in is not None:
+        changes["min_buyin"] = message.min_buy_in
+    if message.max_buy_in is not None:
+        changes["max_buyin"] = message.max_buy_in
+    try:
+        cash_rules(message.profile, sb=message.sb, bb=message.bb, **changes)
+    except (ValueError, TypeError) as exc:
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"cash table: {exc}") from None
+    return changes
+
+
+def cash_view(t: TableCore) -> dict[str, Any] | None:
+    """What everyone at a cash table sees of it (snapshots): its limits and rules, the
+    ledger's totals per player (what friends settle after the night), the waiting list, the
+    missed blinds owed, the rake, whether the option is offered and the seats whose players
+    post it when first after the big blind (entries in option included); ``None`` at other
+    tables."""
+    cash = getattr(t, "cash", None)
+    if not isinstance(cash, CashState):
+        return None
+    rules = cash.rules
+    seats = {s.player: s.seat for s in t.seats.values()}
+    return {
+        "min_buy_in": rules.min_buyin,
+        "max_buy_in": rules.max_buyin,
+        "rebuy": rules.rebuy.value,
+        "rake_permille": rules.rake_permille,
+        "rake_cap": rules.rake_cap,
+        "run_it": rules.runs,
+        "ledger": [
+            {
+                "player": x.name,
+                "seat": seats.get(x.player),
+                "bought": x.bought,
+                "cashed_out": x.cashed,
+            }
+            for x in cash.book.ledger.totals()
+        ],
+        "waiting": len(cash.waiting.names),
+        "missed": {str(seat): list(marks) for seat, marks in cash.missed().items()},
+        "rake": cash.rake,
+        "option": rules.option,
+        "straddles": sorted(cash.straddles | cash.enter_option),
+        "min_stack": rules.min_stack,
+        "approval": bool(t.config.extra.get("approval")),
+        "short": short_seats(t, cash),
+    }
