@@ -142,7 +142,9 @@ function renderMisc(s, c) {
   $("sitout").textContent = me && me.sittingOut ? t("sitIn") : t("sitOut");
   // busted at a friends table: sit again (a new starting stack) or leave
   const bust = tb.bustedMe && s.mode === "table";
-  if (show($("bust"), bust)) $("bust").textContent = t("bustedHint");
+  // a cash table: our chips are under the big blind (or gone): no cards until we add some
+  const short = Boolean(me && me.short && tb.cash && s.mode === "table");
+  if (show($("bust"), bust || short)) $("bust").textContent = t(short ? "shortHint" : "bustedHint");
   renderTime(s);
 }
 

@@ -80,6 +80,8 @@ export function applySnapshot(msg) {
       leaving: false,
       wasHere: x.connected,
       busted: false,
+      // a cash table: chips under the least one is dealt in with (casino: the big blind)
+      short: Boolean(st.cash && (st.cash.short || []).includes(x.seat)),
     };
   }
   const live = LIVE.includes(st.phase);
@@ -122,7 +124,10 @@ function clearBusted(t) {
 const seatStatus = {
   busted(t, msg, x) {
     x.stack = 0;
-    if (t.cash) return; // a cash table keeps the seat until its player rebuys or leaves
+    if (t.cash) {
+      x.short = true; // a cash table keeps the seat until its player rebuys or leaves
+      return;
+    }
     x.busted = true;
     if (msg.seat === t.you) {
       t.lastSeat = t.you;
@@ -131,6 +136,11 @@ const seatStatus = {
       t.turn = null;
       localStorage.removeItem(KEY.seat(store.state.table));
     }
+  },
+  // a cash player whose chips are under the big blind (casino: no cards): he adds chips or leaves
+  short(t, msg, x) {
+    x.stack = msg.stack;
+    x.short = true;
   },
   left(t, msg) {
     delete t.seats[msg.seat];
@@ -166,6 +176,7 @@ export const EVENTS = {
     if (msg.status === "sitting_out") x.sittingOut = true;
     if (msg.status === "sitting_in") x.sittingOut = false;
     if (msg.status === "leaving") x.leaving = true;
+    if (msg.status === "stack") x.short = false; // chips added (the server tells a short stack again)
     if (msg.status === "seated") {
       x.busted = false;
       delete t.requests[msg.seat]; // the host approved it

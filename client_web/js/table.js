@@ -98,6 +98,7 @@ function freeSeat(s, n) {
 function seatTags(tb, n, x) {
   const tags = [];
   if (x.busted) tags.push(t("outOfChips"));
+  else if (x.short) tags.push(t("short"));
   else if (tb.allin.has(n) && !tb.folded.has(n) && inHand(tb)) tags.push(t("allin"));
   if (tb.folded.has(n) && inHand(tb)) tags.push(t("folded"));
   if (!x.connected && !x.busted) tags.push(t("away"));
@@ -207,7 +208,11 @@ function renderCenter(s) {
   if (tb.config && tb.phase === "cut" && tb.cut) turn = `${nameOf(tb.cut.seat)} ${t("cutting")}`;
   else if (tb.config && tb.toAct !== null && tb.phase === "betting") {
     turn = tb.toAct === tb.you ? t("yourTurn") : `${colon(t("toAct"))} ${nameOf(tb.toAct)}`;
-  } else if (tb.config && tb.phase === "waiting") turn = t("waiting");
+  } else if (tb.config && tb.phase === "waiting") {
+    // a cash table may wait for short stacks to add chips rather than for players
+    const short = Object.values(tb.seats).filter((x) => x.short).map((x) => x.player);
+    turn = short.length ? t("waitingChips").replace("%p", short.join(", ")) : t("waiting");
+  }
   $("turn").textContent = turn;
   $("turn").classList.toggle("mine", tb.toAct === tb.you && tb.phase === "betting");
   $("winners").textContent = tb.awards
