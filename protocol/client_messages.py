@@ -434,6 +434,12 @@ class CreateTable(Message):
     season: str = _f(NAME, "")
     """``<league>/<season>``: a cash table of a league's cash season (its creator logged in
     as one of the league's directors; members only; buy-ins from each member's capital)."""
+    hours: str = _f(16, "")
+    """A cash table's opening hours, ``HH:MM-HH:MM`` (fpc cash: « Les tables ouvrent à
+    partir de 20h00 et ferment à 23h30 précise »), or ``always``; empty: always open (a
+    table of an fpc cash season: the book's 20:00-23:30)."""
+    zone: str = _f(NAME, "")
+    """The time zone of ``hours`` (IANA, e.g. ``America/Montreal``); empty: Europe/Paris."""
     id: int | None = _f(BIG, None)
 
 

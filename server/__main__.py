@@ -84,6 +84,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     cash.add_argument("--rake-permille", type=int, default=0, help="rake per thousand of a pot")
     cash.add_argument("--rake-cap", type=int, default=0, help="most raked from a hand (0: none)")
     cash.add_argument(
+        "--hours",
+        default="",
+        help="opening hours HH:MM-HH:MM (fpc cash: 20:00-23:30); default: always open",
+    )
+    cash.add_argument("--zone", default="Europe/Paris", help="the time zone of --hours")
+    cash.add_argument(
         "--run-it",
         type=int,
         default=None,
@@ -132,6 +138,8 @@ def default_cash(args: argparse.Namespace) -> dict[str, Any] | None:
     changes: dict[str, Any] = {"rake_permille": args.rake_permille, "rake_cap": args.rake_cap}
     if args.run_it is not None:
         changes["runs"] = args.run_it
+    if args.hours:
+        changes |= {"hours": args.hours, "zone": args.zone}
     if args.min_buy_in is not None:
         changes["min_buyin"] = args.min_buy_in
     if args.max_buy_in is not None:

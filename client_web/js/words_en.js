@@ -390,6 +390,7 @@ export const EN = {
     "cash.not_multiple": "buy in by multiples of the small blind",
     "cash.session_cap": "no more buy-ins this session",
     "cash.rebuy_not_allowed": "you may rebuy only once busted",
+    "cash.closed": "the tables are closed at this hour",
     "cash.wait": "a new buy-in 30 minutes after cashing out",
     "cash.capital": "more than your season capital",
     "cash.in_hand": "chips are added between hands",

@@ -397,6 +397,7 @@ export const FR = {
     "cash.not_multiple": "la cave se prend par multiples de la petite blinde",
     "cash.session_cap": "plus de cave possible pour cette session",
     "cash.rebuy_not_allowed": "on ne se recave qu'une fois décavé",
+    "cash.closed": "les tables sont fermées à cette heure",
     "cash.wait": "une nouvelle cave 30 minutes après la décave",
     "cash.capital": "plus que votre capital de la saison",
     "cash.in_hand": "les jetons s'ajoutent entre deux donnes",

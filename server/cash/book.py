@@ -51,6 +51,9 @@ class Refusal(StrEnum):
     libres seront attribuées dans l'ordre d'inscription »), or no seat is offered to you."""
     BUY_IN = "cash.buy_in"
     """A cash table seats a player with a buy-in (``buy_in``, not ``take_seat``)."""
+    CLOSED = "cash.closed"
+    """The tables are closed at this hour (fpc cash: « Les tables ouvrent à partir de 20h00
+    et ferment à 23h30 précise »)."""
     MEMBERS = "cash.members_only"
     """A table of a league's cash season seats members logged in with their account."""
     ROOM = "cash.room"

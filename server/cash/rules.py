@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from server.cash.hours import ALWAYS, Hours
+
 __all__ = ["Absence", "CashRules", "Entry", "Rebuy", "cash_rules"]
 
 
@@ -96,6 +98,18 @@ class CashRules:
     il est possible de rentrer sur la table directement en option »). Not at fpc cash (its
     section has no option) nor under ligue (6.9: « Un joueur ne peut pas faire d'enjamber
     'straddle' »)."""
+    hours: str = ""
+    """When the tables are open, ``HH:MM-HH:MM`` in ``zone`` (fpc cash: « Les tables ouvrent
+    à partir de 20h00 et ferment à 23h30 précise »); empty or ``always``: always. A league's
+    fpc cash season opens its tables at the book's hours (:data:`~server.cash.hours.FPC_HOURS`)."""
+    zone: str = "Europe/Paris"
+    """The time zone of ``hours`` (the books are French clubs')."""
+
+    def opening(self) -> Hours | None:
+        """The parsed ``hours`` (None: always open)."""
+        if not self.hours or self.hours == ALWAYS:
+            return None
+        return Hours.parse(self.hours, self.zone)
 
     def check(self) -> None:
         """Raise ``ValueError`` for limits no table could play with."""
@@ -109,6 +123,7 @@ class CashRules:
             raise ValueError("the session cap is below the minimum buy-in")
         if not 1 <= self.runs <= 3:
             raise ValueError("runs: 1, 2 or 3")
+        self.opening()  # ValueError for hours that are none
         if not 0 <= self.rake_permille <= 100 or self.rake_cap < 0:
             raise ValueError("rake: 0 to 100 per thousand (10 %), cap >= 0")
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
+from server.cash.hours import FPC_HOURS
 from server.engine import AnteFormat, SetupError, load_profile
 from server.table.cash_views import cash_settings
 from server.table.config import TableConfig
@@ -40,7 +41,11 @@ def table_config(
     room: str | None = None,
     season: dict[str, Any] | None = None,
 ) -> TableConfig:
-    """The new table's settings (``defaults``: the server's timings)."""
+    """The new table's settings (``defaults``: the server's timings). A table of an fpc
+    cash season opens at the book's hours unless its creator gave others (fpc cash: « Les
+    tables ouvrent à partir de 20h00 et ferment à 23h30 précise »)."""
+    if season and cash is not None and message.profile == "fpc" and "hours" not in cash:
+        cash = {**cash, "hours": FPC_HOURS}
     return TableConfig(
         **defaults,
         table_id=table_id,

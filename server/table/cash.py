@@ -13,6 +13,7 @@ after every hand and is saved with the stacks in every snapshot.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from protocol.errors import ErrorCode, ProtocolError
@@ -185,18 +186,24 @@ def cash_of(t: Play) -> CashState:
 class CashPolicy(FriendsPolicy):
     """Deals like a friends table, by the book's cash rules (see the module docstring)."""
 
+    def schedule(self, t: Play, now: float) -> None:
+        cash = cash_of(t)
+        if open_now(t, cash, now):
+            super().schedule(t, now)
+        elif t.seats and t.phase is TablePhase.WAITING:
+            close_for_the_night(t, cash, now)  # restored after the closing time
+
     def start(self, t: Play, now: float) -> None:
         if t.paused:
             return  # the host paused the table
-        apply_next_blinds(t)  # the host's new blinds, from this hand
         cash = cash_of(t)
+        if not open_now(t, cash, now):
+            close_for_the_night(t, cash, now)
+            return
+        apply_next_blinds(t)  # the host's new blinds, from this hand
         tell_short(t, cash)  # new blinds may leave a stack under the big blind
         _note_absences(t, cash)
-        if cash.first_orbit:
-            for seat in [s for s, a in cash.arrivals.items() if a is Arrival.NEW]:
-                del cash.arrivals[seat]
-                cash.wait_bb.discard(seat)
-                cash.enter_option.discard(seat)  # nothing to pay, nothing to wait for
+        _first_orbit_newcomers(cash)
         candidates, skipped = _candidates(t, cash, now)
         present = [s for s in candidates if t.seats[s].present]
         if len(present) < t.config.min_players or len(candidates) < 2:
@@ -290,6 +297,17 @@ class CashPolicy(FriendsPolicy):
         return super().report(t, hand, stacks, cancelled)
 
 
+def _first_orbit_newcomers(cash: CashState) -> None:
+    """Before the button's first round is over, a newcomer has nothing to pay and nothing to
+    wait for (casino cash: « sauf si le bouton n'a pas fini son premier tour »)."""
+    if not cash.first_orbit:
+        return
+    for seat in [s for s, a in cash.arrivals.items() if a is Arrival.NEW]:
+        del cash.arrivals[seat]
+        cash.wait_bb.discard(seat)
+        cash.enter_option.discard(seat)
+
+
 def _waits(t: Play, cash: CashState, seat: int, positions: Positions, players: list[int]) -> bool:
     """An arrival not dealt in at these ``positions`` of ``players``: one who waits for the
     big blind (casino cash: « un joueur peut décider d'attendre la grosse blind ») or to be
@@ -331,6 +349,46 @@ def _posting(cash: CashState, dealt_in: list[int]) -> set[int]:
 def _raked(hand: Hand) -> int:
     """The chips the house retained from this hand's pots (casino « la taille »)."""
     return sum(int(getattr(e, "rake", 0)) for e in hand.events if isinstance(e, ev.PotAwarded))
+
+
+def open_now(t: Play, cash: CashState, now: float) -> bool:
+    """Whether the table's opening hours (fpc cash: « Les tables ouvrent à partir de 20h00 et
+    ferment à 23h30 précise ») let it deal now; while open, its closing time is armed
+    (``timers.closing``) so that a table waiting for players closes too. Always open
+    without hours."""
+    hours = cash.rules.opening()
+    if hours is None:
+        return True
+    at = wall_time(t)
+    if not hours.is_open(at):
+        return False
+    t.timers.closing = now + (hours.next_change(at) - at).total_seconds()
+    return True
+
+
+def wall_time(t: Play) -> datetime:
+    """The table's injected wall time (UTC, ISO 8601), as an aware datetime."""
+    return datetime.fromisoformat(t.wall().replace("Z", "+00:00"))
+
+
+def close_for_the_night(t: Play, cash: CashState, now: float) -> None:
+    """Between hands after the closing time: no hand is dealt, every player's stack is
+    cashed out to him (``by`` closed), and the seats are freed; the players keep watching,
+    and buy in again once the tables open (refused before: ``cash.closed``)."""
+    t.timers.next_hand = t.timers.closing = None
+    if t.seats:
+        host_says(t, f"the tables are closed: {cash.rules.hours} (fpc cash)")
+    for state in list(t.seats.values()):
+        del t.seats[state.seat]
+        for watcher in t.watchers.values():
+            if watcher.seat == state.seat:
+                watcher.seat = None
+        state.removed_by = "closed"
+        t.seat_event(state, "left")
+        t.policy.on_left(t, state, now)
+        t.out.save_snapshot()
+    if t.phase is TablePhase.BETWEEN:
+        t.goto(Trigger.NOT_ENOUGH)
 
 
 def short_seats(t: TableCore, cash: CashState) -> list[int]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from protocol.errors import ErrorCode, ProtocolError
 from server.cash import Arrival, CashError, Ledger, Refusal
 from server.table import commands as c
-from server.table.cash import cash_of, offer
+from server.table.cash import cash_of, offer, open_now
 from server.table.hosting import ask_host
 from server.table.seats import SeatState
 
@@ -33,6 +33,9 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
         raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
     if cmd.option and not cash.rules.option:
         raise CashError(Refusal.OPTION, _NO_OPTION)
+    if not open_now(t, cash, now):
+        # fpc cash: « Les tables ouvrent à partir de 20h00 et ferment à 23h30 précise »
+        raise CashError(Refusal.CLOSED, f"the tables are open {cash.rules.hours} only")
     _members_only(t, player)
     refused = cash.book.refusal(player, cmd.amount, 0, now, capital=cmd.capital)
     if refused is None and ask_host(t, cmd):

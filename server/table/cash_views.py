@@ -29,6 +29,10 @@ def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
         "rake_permille": message.rake_permille,
         "rake_cap": message.rake_cap,
     }
+    if message.hours:
+        changes["hours"] = message.hours
+    if message.zone:
+        changes["zone"] = message.zone
     if message.min_buy_in is not None:
         changes["min_buyin"] = message.min_buy_in
     if message.max_buy_in is not None:
@@ -74,5 +78,7 @@ def cash_view(t: TableCore) -> dict[str, Any] | None:
         "straddles": sorted(cash.straddles | cash.enter_option),
         "min_stack": rules.min_stack,
         "approval": bool(t.config.extra.get("approval")),
+        "hours": rules.hours,
+        "zone": rules.zone,
         "short": short_seats(t, cash),
     }

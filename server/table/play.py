@@ -401,6 +401,11 @@ class Play(Turns):
             self._action_expired(now)
         if t.chat is not None and now >= t.chat:
             self.release_chat(now)
+        if t.closing is not None and now >= t.closing:
+            t.closing = None  # a cash table's closing time: between hands it closes now,
+            if self.phase in (TablePhase.WAITING, TablePhase.BETWEEN):  # else at the hand's end
+                t.next_hand = None
+                self.policy.start(self, now)
 
     def _action_expired(self, now: float) -> None:
         hand = self.hand

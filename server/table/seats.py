@@ -79,13 +79,12 @@ class Timers:
     """Next release of held chat (paced after a hand)."""
     retry: float | None = None
     """Next retry of a failed store write (halted)."""
+    closing: float | None = None
+    """When a cash table with opening hours closes (fpc cash: « ferment à 23h30 précise »)."""
 
     def deadlines(self) -> list[float]:
-        return [
-            t
-            for t in (self.action, self.cut, self.showdown, self.next_hand, self.chat)
-            if t is not None
-        ]
+        times = (self.action, self.cut, self.showdown, self.next_hand, self.chat, self.closing)
+        return [t for t in times if t is not None]
 
     def shift(self, delta: float) -> None:
         """Move every running deadline ``delta`` seconds later (time lost while halted is

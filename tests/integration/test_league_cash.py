@@ -39,7 +39,7 @@ async def table(client: WsClient, season: str, name: str) -> m.TableCreated:
         client,
         m.CreateTable(
             name=name, profile="fpc", sb=25, bb=50, game="cash", max_seats=6,
-            action_seconds=2, season=season, id=client.next_id(),
+            action_seconds=2, season=season, id=client.next_id(), hours="always",
         ),
     )  # fmt: skip
     assert isinstance(made, m.TableCreated), made
