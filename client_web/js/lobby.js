@@ -56,6 +56,12 @@ function lobbyCreate() {
     message.game = "cash";
     if ($("c-min").value) message.min_buy_in = Number($("c-min").value);
     if ($("c-max").value) message.max_buy_in = Number($("c-max").value);
+    // opening hours (fpc cash: « Les tables ouvrent à partir de 20h00 et ferment à 23h30
+    // précise »), in this browser's time zone
+    if ($("c-opens").value && $("c-closes").value) {
+      message.hours = `${$("c-opens").value}-${$("c-closes").value}`;
+      message.zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Paris";
+    }
   }
   if ($("c-runs").checked) message.run_it = 2; // any table: both players all-in must agree
   $("create").disabled = true;

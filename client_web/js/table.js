@@ -212,6 +212,8 @@ function renderCenter(s) {
     // a cash table may wait for short stacks to add chips rather than for players
     const short = Object.values(tb.seats).filter((x) => x.short).map((x) => x.player);
     turn = short.length ? t("waitingChips").replace("%p", short.join(", ")) : t("waiting");
+    // a cash table with opening hours, closed (fpc cash: « Les tables ouvrent à partir de 20h00 »)
+    if (tb.cash && tb.cash.open === false) turn = t("closedHours").replace("%h", tb.cash.hours);
   }
   $("turn").textContent = turn;
   $("turn").classList.toggle("mine", tb.toAct === tb.you && tb.phase === "betting");

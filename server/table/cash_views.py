@@ -4,6 +4,7 @@ client's ``create`` with ``game: cash`` (:mod:`server.table.cash` plays the tabl
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
@@ -79,6 +80,15 @@ def cash_view(t: TableCore) -> dict[str, Any] | None:
         "min_stack": rules.min_stack,
         "approval": bool(t.config.extra.get("approval")),
         "hours": rules.hours,
+        "open": _open(t, cash),
         "zone": rules.zone,
         "short": short_seats(t, cash),
     }
+
+
+def _open(t: TableCore, cash: CashState) -> bool:
+    """Whether the table's opening hours let it deal at this snapshot (always without)."""
+    hours = cash.rules.opening()
+    if hours is None:
+        return True
+    return hours.is_open(datetime.fromisoformat(t.wall().replace("Z", "+00:00")))
