@@ -330,6 +330,58 @@ class Bracket:
         matches = tuple(updates.get(m.match_id, m) for m in self.matches)
         return replace(self, matches=matches)
 
+    def places(self) -> list[tuple[str, int]]:
+        """Every player's final place once the cup is :attr:`finished` (empty before): 1 the
+        champion, 2 the final's loser, 3 and 4 the « petite finale »'s winner and loser
+        (without it, both semi-final losers 3), then the losers of each earlier round tied
+        at the first place after the round above (the losers of the quarters 5th, of the
+        8ths 9th...), and last, tied, the losers of the 1er tour not drawn back in."""
+        if not self.finished:
+            return []
+        out: list[tuple[str, int]] = []
+        final = self.round_matches(CupRound.FINAL)[0]
+        assert final.winner is not None and final.loser is not None
+        out += [(final.winner, 1), (final.loser, 2)]
+        third = self.round_matches(CupRound.THIRD_PLACE)
+        if third and third[0].winner is not None and third[0].loser is not None:
+            out += [(third[0].winner, 3), (third[0].loser, 4)]
+        rounds = [r for r in _MAIN_ROUNDS[:-1] if self.round_matches(r)]
+        for round_ in reversed(rounds):
+            losers = [m.loser for m in self.round_matches(round_) if m.loser is not None]
+            if round_ is CupRound.SEMI and third:
+                continue  # placed by the « petite finale »
+            place = len(out) + 1
+            out += [(p, place) for p in losers]
+        back = set(self.repechage)
+        place = len(out) + 1
+        first = self.round_matches(CupRound.FIRST_ROUND)
+        out += [(m.loser, place) for m in first if m.loser is not None and m.loser not in back]
+        return out
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything to rebuild it (:meth:`from_state`): saved after every result."""
+        return {
+            "players": list(self.players),
+            "repechage": list(self.repechage),
+            "matches": [
+                [m.round.value, m.index, list(m.players), list(m.score), m.wins_needed, m.bye]
+                for m in self.matches
+            ],
+        }
+
+    @classmethod
+    def from_state(cls, data: Mapping[str, Any], rules: CupRules = FPC_CUP) -> Bracket:
+        matches = []
+        for round_, index, players, score, wins, bye in data["matches"]:
+            match = _match(rules, CupRound(round_), int(index), (players[0], players[1]))
+            matches.append(replace(match, score=(score[0], score[1]), wins_needed=wins, bye=bye))
+        return cls(
+            rules=rules,
+            players=tuple(data["players"]),
+            matches=tuple(matches),
+            repechage=tuple(data["repechage"]),
+        )
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-able view for the bracket page."""
         return {

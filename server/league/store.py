@@ -99,6 +99,10 @@ _SCHEMA = (
         PRIMARY KEY (satellite, player)
     )""",
     "CREATE INDEX IF NOT EXISTS tickets_target ON tickets (target)",
+    """CREATE TABLE IF NOT EXISTS cups (
+        event TEXT PRIMARY KEY REFERENCES events(id),
+        state TEXT NOT NULL
+    )""",
 )
 
 _ADDED_COLUMNS = (
@@ -153,6 +157,8 @@ class LeagueBook(Protocol):
     def result(self, event: str) -> EventResult | None: ...
     def results(self, season: str) -> list[EventResult]: ...
     def names(self, season: str) -> dict[str, str]: ...
+    def cup(self, event: str) -> dict[str, Any] | None: ...
+    def save_cup(self, event: str, state: dict[str, Any]) -> None: ...
 
 
 def _event(row: tuple[Any, ...]) -> LeagueEvent:
@@ -527,6 +533,16 @@ class LeagueStore:
             (season,),
         )
         return [_ticket(row) for row in rows]
+
+    def cup(self, event: str) -> dict[str, Any] | None:
+        """A heads-up cup's state (its bracket and the games in play), None before its draw."""
+        row = self._db.execute("SELECT state FROM cups WHERE event = ?", (event,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def save_cup(self, event: str, state: dict[str, Any]) -> None:
+        """Its state after the draw and after every game (one write)."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO cups VALUES (?, ?)", (event, json.dumps(state)))
 
     def note_ticket(self, target: str, player: str, note: str) -> None:
         """Say why ``player``'s tickets into ``target`` have (not) entered him."""

@@ -184,7 +184,9 @@ def test_every_bracket_ends_with_one_champion(n: int, seed: int, games: random.R
         match = ready[0]
         winner = match.players[games.randrange(2)]
         assert winner is not None
+        assert not bracket.places()  # no ranking before the end
         bracket = bracket.record_game(match.match_id, winner)
+        assert Bracket.from_state(json.loads(json.dumps(bracket.to_state()))) == bracket
         decided = bracket.match(match.match_id)
         if decided.loser is not None and decided.round is not CupRound.FIRST_ROUND:
             lost.add(decided.loser)
@@ -195,3 +197,27 @@ def test_every_bracket_ends_with_one_champion(n: int, seed: int, games: random.R
     assert len(bracket.matches) == winners + (main - 1) + (1 if main >= 4 else 0)
     assert len(bracket.repechage) == main - winners
     json.dumps(bracket.to_json())
+    # every player placed once; the champion first, the final's loser second; a player out
+    # in an earlier round never ahead of one out in a later round
+    places = bracket.places()
+    assert sorted(p for p, _ in places) == sorted(names(n))
+    assert places[0] == (champion, 1) and places[1][1] == 2
+    assert [place for _, place in places] == sorted(place for _, place in places)
+
+
+def test_places_of_a_cup_of_five() -> None:
+    # 5 players: a 1er tour of 2 matches and a bye, 3 winners, a repêchage of 1 loser to make
+    # a main bracket of 4: semi-finals, final, « petite finale »
+    bracket = _play_first_round(draw_cup(["a", "b", "c", "d", "e"], random.Random(3)))
+    losers = [m.loser for m in bracket.round_matches(CupRound.FIRST_ROUND) if m.loser]
+    bracket = bracket.draw_repechage(random.Random(1))
+    (back,) = bracket.repechage
+    out = next(p for p in losers if p != back)
+    while not bracket.finished:
+        match = bracket.ready_matches()[0]
+        first = match.players[0]
+        assert first is not None
+        bracket = bracket.record_match(match.match_id, first)
+    places = dict(bracket.places())
+    assert sorted(places.values()) == [1, 2, 3, 4, 5]
+    assert places[out] == 5  # out in the 1er tour, not drawn back in

@@ -115,6 +115,18 @@ def test_everything_comes_back_after_a_reopen(opener: Opener) -> None:
     again.close()
 
 
+def test_a_cup_s_state_comes_back_as_it_was_last_saved(opener: Opener) -> None:
+    store = filled(opener)
+    assert store.cup("e1") is None  # not drawn yet
+    store.save_cup("e1", {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 1}})
+    store.save_cup("e1", {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 2}})
+    store.close()
+    again = opener()
+    assert again.cup("e1") == {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 2}}
+    assert again.cup("e2") is None
+    again.close()
+
+
 def test_a_result_is_stored_once_with_its_event_finished(opener: Opener) -> None:
     store = filled(opener)
     running = advance(advance(event_n(1), EventStep.OPEN), EventStep.START)
