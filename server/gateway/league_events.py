@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
+from server.gateway.league_cup import CUP_STRUCTURE, CupRunner
 from server.gateway.league_entries import MEMBER_PREFIX, Entries, league_player
 from server.league.errors import ResultError
 from server.league.model import (
@@ -185,6 +186,9 @@ class EventRunner:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.entries = Entries(gateway, store)
+        self.cups = CupRunner(
+            gateway, store, lambda name: structure_text(self.structures, CUP_STRUCTURE, name)
+        )
 
     # ------------------------------------------------------------------ scheduling
 
@@ -204,6 +208,8 @@ class EventRunner:
                 RefusalCode.BAD_EVENT, "a cash season plays at its cash tables (create a table)"
             )
         self._check_room(season)
+        if kind is EventKind.CUP:
+            return self._schedule_cup(season, msg, event_id, name)
         self._check_target(season, msg)
         qualified_season = self._qualified_season(season, msg)
         text = structure_text(self.structures, msg.structure, name)
@@ -235,6 +241,31 @@ class EventRunner:
         event = advance(event, EventStep.OPEN)
         self.store.update_event(event)
         self.watch(event, live)
+        self.arm(event)
+        return event
+
+    def _schedule_cup(
+        self, season: Season, msg: m.LeagueEventCreate, event_id: str, name: str
+    ) -> LeagueEvent:
+        """A heads-up cup: members only, its games the cup's structure; no tournament of
+        its own (server.gateway.league_cup)."""
+        if msg.satellite_of or msg.seats or msg.qualified_top or msg.qualified_season:
+            raise LeagueRefusal(RefusalCode.BAD_EVENT, "a cup has no seats nor qualification")
+        event = LeagueEvent(
+            id=event_id,
+            league=season.league,
+            season=season.id,
+            name=name,
+            kind=EventKind.CUP,
+            structure=CUP_STRUCTURE,
+            starts_at=msg.starts_at,
+            requires_account=True,
+            tournament=f"league_{event_id}",
+        )
+        self.store.add_event(event)
+        event = advance(event, EventStep.OPEN)
+        self.store.update_event(event)
+        self.cups.opened(event)
         self.arm(event)
         return event
 
@@ -293,6 +324,9 @@ class EventRunner:
     def _start(self, event_id: str) -> None:
         event = self.store.event(event_id)
         if event is None or event.status is not EventStatus.REGISTERING:
+            return
+        if event.kind is EventKind.CUP:
+            self.cups.start(event)
             return
         live = self.g.tournaments.get(event.tournament)
         if live is None:
@@ -398,6 +432,12 @@ class EventRunner:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="leagues")
 
     def _restore(self, event: LeagueEvent) -> None:
+        if event.kind is EventKind.CUP:
+            if event.status is EventStatus.RUNNING:
+                self.cups.restore(event)
+            elif event.status is EventStatus.REGISTERING:
+                self.arm(event)
+            return
         rows = self._stored_results(event)
         if rows is not None:
             self.finished(event.id, rows)

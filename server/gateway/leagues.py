@@ -37,6 +37,7 @@ from server.league.model import (
     require,
     season_rules,
 )
+from server.league.results import EventKind
 from server.league.store import LeagueBook, LeagueStoreError
 
 if TYPE_CHECKING:
@@ -202,6 +203,8 @@ class LeagueDesk:
             "qualified_season": event.qualified_season,
             "tickets": len({t.player_id for t in tickets}),
         }
+        if event.kind is EventKind.CUP:
+            out["cup"] = self.events.cups.view(event)
         mine = [t for t in tickets if t.player_id == member]
         if mine:
             out["ticket"] = {

@@ -20,9 +20,11 @@ __all__ = ["ROUTES", "call_director", "follow", "register"]
 
 
 def register(g: Gateway, conn: Connection, message: m.Register) -> None:
-    live = g._tournament(message.tournament)
     if not conn.nickname:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
+    if g.leagues.events.cups.register(conn, message):
+        return  # a league's heads-up cup, or one of its games (server.gateway.league_cup)
+    live = g._tournament(message.tournament)
     # a league event: an account may be required, and a member enters under his own id
     player = g.leagues.entry_for(conn, message.tournament)
     if message.tournament in conn.registered:

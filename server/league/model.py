@@ -316,6 +316,7 @@ EVENT_KINDS = frozenset(
         EventKind.SATELLITE,
         EventKind.MONTHLY,
         EventKind.QUARTERLY,
+        EventKind.CUP,
     }
 )
 """The kinds of event a director schedules (ligue: "journalier, mensuel et sit&go", and the

@@ -32,6 +32,9 @@ class EventKind(StrEnum):
     """A ligue "trimestriel", for ranked players."""
     SATELLITE = "satellite"
     """A tournament whose prizes are seats in a target event."""
+    CUP = "cup"
+    """A heads-up cup (fpc part C, « LA COUPE HEADS-UP »): a bracket of matches, each played
+    in games of two players; its places are stored, it gives no season points."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

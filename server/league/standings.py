@@ -33,7 +33,7 @@ from typing import Any
 
 from .errors import LeagueConfigError
 from .points import FPC_SIT_AND_GO, FPC_TOUR_DES_POTES, PointsSystem
-from .results import EventResult
+from .results import EventKind, EventResult
 
 __all__ = [
     "FPC_SIT_AND_GO_SEASON",
@@ -161,7 +161,8 @@ def season_scores(rules: SeasonRules, events: Iterable[EventResult]) -> dict[str
     Raises :class:`LeagueConfigError` (an event twice, more events than the season has, a
     field size the points system cannot score).
     """
-    ordered = _ordered(rules, events)
+    # fpc part C: the heads-up cup is its own competition (a bracket), with no points
+    ordered = _ordered(rules, [e for e in events if e.kind is not EventKind.CUP])
     scores: dict[str, list[Score]] = defaultdict(list)
     day: datetime.date | None = None
     leading: frozenset[str] = frozenset()
