@@ -11,6 +11,7 @@ import { request } from "./net.js";
 import { KEY, loadJSON, saveJSON, store } from "./store.js";
 import { badgeNode, changed } from "./ui.js";
 import { openCashTable, renderForms, setupForms } from "./league_forms.js";
+import { cupNode } from "./league_cup.js";
 import {
   copyFrom, directs, isCash, joinLink, leagueRefusal, leagueRequest, loadLeague, loadStandings, take, tournamentLink,
 } from "./league_data.js";
@@ -81,15 +82,16 @@ function eventNode(ev) {
   if (ev.requires_account) meta.append(el("span", "muted", t("lgAccountOnly")));
   li.append(head, meta);
   if (ev.note) li.append(el("p", "hint lg-note", noteText(ev.note)));
+  if (ev.kind === "cup" && ev.cup) li.append(cupNode(ev)); // its bracket (league_cup.js)
   const actions = el("div", "row");
   if (loadJSON(KEY.tournament(ev.tournament), null)) actions.append(el("span", "good lg-registered", `✓ ${t("lgRegistered")}`));
   else if (ev.status === "registering") actions.append(button("primary small lg-register", t("lgRegister"), () => registerFor(ev)));
-  if (ev.status !== "cancelled") {
+  if (ev.status !== "cancelled" && ev.kind !== "cup") {
     const open = el("a", "button small lg-follow", t("lgFollow"));
     open.href = tournamentLink(ev.tournament);
     actions.append(open);
   }
-  if (ev.director && ev.status !== "finished" && ev.status !== "cancelled") {
+  if (ev.director && ev.kind !== "cup" && ev.status !== "finished" && ev.status !== "cancelled") {
     const desk = el("a", "button small lg-console", t("lgConsole"));
     desk.href = tournamentLink(ev.tournament, ev.director);
     actions.append(desk);

@@ -92,7 +92,7 @@ function createEvent() {
     season: $("ev-season").value,
     name: $("ev-name").value.trim(),
     kind,
-    structure: $("ev-structure").value,
+    structure: kind === "cup" ? "" : $("ev-structure").value, // a cup plays its own games
     starts_at: starts,
     requires_account: $("ev-account").checked,
     satellite_of: target,
@@ -135,6 +135,7 @@ export function renderForms(s) {
   show($("se-capital-box"), points === "capital");
   show($("se-best-box"), points !== "capital");
   show($("ev-target-box"), $("ev-kind").value === "satellite");
+  show($("ev-structure").closest("label"), $("ev-kind").value !== "cup"); // the cup's games are its own
   const cash = s.league.cash;
   if (!show($("lg-cash-created"), Boolean(cash && can))) return;
   $("lg-cash-text").textContent = t("lgCashCreated").replace("%n", cash.name);
