@@ -90,6 +90,11 @@ class CupRunner:
         if msg.tournament in self.games:
             self._join_game(conn, msg)
             return True
+        base, game, number = msg.tournament.rpartition("_g")
+        if game and number.isdigit() and self._is_cup(base):
+            # a game over, or cut by a restart and played again under a new id: its
+            # tournament (restored empty) seats nobody
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "this game of the cup is over")
         event = self.store.event_of_tournament(msg.tournament)
         if event is None or event.kind is not EventKind.CUP:
             return False
@@ -109,6 +114,10 @@ class CupRunner:
         reply = m.Registered(tournament=event.tournament, player=player, token="", ref=msg.id)
         conn.deliver(encode(reply))
         return True
+
+    def _is_cup(self, tournament: str) -> bool:
+        event = self.store.event_of_tournament(tournament)
+        return event is not None and event.kind is EventKind.CUP
 
     def _join_game(self, conn: Connection, msg: m.Register) -> None:
         """A player of the game's match takes his seat there (his entry is the cup's)."""

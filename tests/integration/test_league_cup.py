@@ -170,11 +170,26 @@ async def test_a_cup_of_five_is_drawn_played_in_games_and_survives_a_kill(
             break
         assert time.monotonic() < stop
         await asyncio.sleep(0.2)
+    before = dict(view["games"])
     await desk.close()
     server.kill()
     server.start()
     desk = await guest(server, "desk2", ana.token)
     cup.desk = desk
+    # a game cut by the kill is played again under a new id: the old one seats nobody
+    for match, old in before.items():
+        again = (await cup.view())["cup"]["games"].get(match)
+        if again is not None and again != old:
+            player = next(x for x in view["bracket"]["matches"] if x["match_id"] == match)
+            late = await login_bot(server, members[player["players"][0]])
+            with pytest.raises(BotError, match="out_of_range"):
+                await late.request(
+                    m.Register(tournament=old, id=79),
+                    lambda x: isinstance(x, m.Registered),
+                    10,
+                    ref=79,
+                )
+            await late.close()
     played = await asyncio.wait_for(asyncio.gather(*players), 250)
     assert sum(played) >= 2 * 2 + 2 * 3 + 3 + 3  # at least the fewest games it takes
 
