@@ -27,9 +27,12 @@ __all__ = [
     "JoinTable",
     "JoinWaitingList",
     "LeagueCreate",
+    "LeagueEventCancel",
     "LeagueEventCreate",
     "LeagueGet",
     "LeagueJoin",
+    "LeagueList",
+    "LeagueRole",
     "LeaveTable",
     "Muck",
     "Ping",
@@ -184,6 +187,40 @@ class LeagueGet(Message):
     TYPE: ClassVar[str] = "league_get"
     member: str = _f(1024)
     league: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueList(Message):
+    """The leagues the member belongs to, whatever browser he uses: ``leagues``."""
+
+    TYPE: ClassVar[str] = "league_list"
+    member: str = _f(1024)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueRole(Message):
+    """The owner makes a member (``target``, his member id) a ``director`` of the league or
+    a plain ``member`` again: ``league``."""
+
+    TYPE: ClassVar[str] = "league_role"
+    member: str = _f(1024)
+    league: str = _f(NAME)
+    target: str = _f(NAME)
+    role: str = _f(16)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueEventCancel(Message):
+    """An owner or director cancels an event that has not started (ligue, « LES
+    ÉTABLISSEMENTS » 4: an event may not take place): ``league``."""
+
+    TYPE: ClassVar[str] = "league_event_cancel"
+    member: str = _f(1024)
+    league: str = _f(NAME)
+    event: str = _f(NAME)
     id: int | None = _f(BIG, None)
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "HoleCards",
     "HoleProof",
     "League",
+    "Leagues",
     "Moved",
     "Notice",
     "Pong",
@@ -80,6 +81,19 @@ class League(Message):
     members: int = _f(BIG)
     invite: str | None = _f(NAME, None)
     seasons: tuple[dict[str, Any], ...] = _f(1000, ())
+    people: tuple[dict[str, Any], ...] = _f(10_000, ())
+    """For the owner only: every member ``{"member", "name", "role"}`` (he appoints the
+    directors with ``league_role``)."""
+    ref: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leagues(Message):
+    """Private: the member's leagues (the answer to ``league_list``), each ``{"league",
+    "name", "role", "members"}``, oldest first."""
+
+    TYPE: ClassVar[str] = "leagues"
+    leagues: tuple[dict[str, Any], ...] = _f(1000, ())
     ref: int | None = _f(BIG, None)
 
 

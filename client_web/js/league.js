@@ -12,6 +12,7 @@ import { KEY, loadJSON, saveJSON, store } from "./store.js";
 import { badgeNode, changed } from "./ui.js";
 import { openCashTable, renderForms, setupForms } from "./league_forms.js";
 import { cupNode } from "./league_cup.js";
+import { cancelButton, renderPeople } from "./league_people.js";
 import {
   copyFrom, directs, isCash, joinLink, leagueRefusal, leagueRequest, loadLeague, loadStandings, take, tournamentLink,
 } from "./league_data.js";
@@ -96,6 +97,8 @@ function eventNode(ev) {
     desk.href = tournamentLink(ev.tournament, ev.director);
     actions.append(desk);
   }
+  const data = store.state.league.data;
+  if (directs(data) && ["scheduled", "registering"].includes(ev.status)) actions.append(cancelButton(data, ev));
   li.append(actions);
   return li;
 }
@@ -204,6 +207,7 @@ export function renderLeague() {
   if (show($("lg-invite"), Boolean(invite)) && $("lg-invite-link").value !== invite) $("lg-invite-link").value = invite;
   $("league-view").dataset.role = data ? data.role : "";
   renderSeasons(s);
+  renderPeople();
   renderForms(s);
 }
 

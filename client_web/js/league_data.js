@@ -38,6 +38,24 @@ function rememberLeague(msg) {
   saveJSON(KEY.leagues, others.slice(0, 50));
 }
 
+// Every league of the member, from the server (`league_list`): those made or joined in
+// another browser too. Kept with the others known here (once per session token).
+let listedFor = "";
+export function loadMyLeagues() {
+  const m = store.state.member;
+  if (!m || listedFor === m.token) return;
+  listedFor = m.token;
+  request({ t: "league_list", member: m.token }, "leagues")
+    .then((msg) => {
+      for (const x of [...msg.leagues].reverse()) rememberLeague(x);
+      store.update();
+    })
+    .catch((error) => {
+      listedFor = "";
+      leagueRefusal(error);
+    });
+}
+
 // ------------------------------------------------------------------ requests
 
 // A league request with the member's session token: the `league` answer (remembered), or

@@ -1,17 +1,20 @@
-// "My leagues" in the lobby (issue 15, docs/leagues.md), for a member logged in: the leagues
-// created or joined in this browser (the wire has no list of a member's leagues: their ids
-// are kept in localStorage), and "Create a league", whose invite link is shown to send to
-// its members (`?league=<id>&join=<invite>`: the page it opens joins with league_join).
+// "My leagues" in the lobby (issue 15, docs/leagues.md), for a member logged in: his leagues
+// as the server lists them (`league_list`: made or joined in any browser) with those known
+// here, and "Create a league", whose invite link is shown to send to its members
+// (`?league=<id>&join=<invite>`: the page it opens joins with league_join).
 import { $, el, show } from "./dom.js";
 import { t, words } from "./i18n.js";
 import { store } from "./store.js";
 import { changed } from "./ui.js";
-import { copyFrom, joinLink, leagueLink, leagueRefusal, leagueRequest, myLeagues } from "./league_data.js";
+import {
+  copyFrom, joinLink, leagueLink, leagueRefusal, leagueRequest, loadMyLeagues, myLeagues,
+} from "./league_data.js";
 
 export function renderLeagues() {
   const s = store.state;
   const m = s.member;
   if (!show($("leagues-panel"), Boolean(m))) return;
+  loadMyLeagues();
   const mine = myLeagues(m.member);
   if (changed("my-leagues", mine)) {
     const list = $("my-leagues");

@@ -72,6 +72,11 @@ export const LEAGUE_EN = {
     bestOf: "best %n results",
   },
   lgRoles: { owner: "owner", director: "director", member: "member" },
+  lgPeople: "Members and directors",
+  lgMakeDirector: "Make director",
+  lgMakeMember: "Make member",
+  lgCancelEvent: "Cancel",
+  lgCancelConfirm: "Cancel « %e »? Nobody can register any more.",
   lgKinds: { tournament: "Tournament", sit_and_go: "Sit'n Go", satellite: "Satellite", monthly: "Monthly", quarterly: "Quarterly", cup: "Heads-up cup" },
   cupRounds: {
     first_round: "1st round", "1/32": "1/32 finals", "1/16": "1/16 finals", "1/8": "1/8 finals",
@@ -188,6 +193,11 @@ export const LEAGUE_FR = {
     bestOf: "%n meilleurs résultats",
   },
   lgRoles: { owner: "propriétaire", director: "directeur", member: "membre" },
+  lgPeople: "Membres et directeurs",
+  lgMakeDirector: "Nommer directeur",
+  lgMakeMember: "Redevenir membre",
+  lgCancelEvent: "Annuler",
+  lgCancelConfirm: "Annuler « %e » ? Plus personne ne pourra s'inscrire.",
   lgKinds: { tournament: "Tournoi", sit_and_go: "Sit'n Go", satellite: "Satellite", monthly: "Mensuel", quarterly: "Trimestriel", cup: "Coupe heads-up" },
   cupRounds: {
     first_round: "1er tour", "1/32": "32e de finale", "1/16": "16e de finale", "1/8": "8e de finale",

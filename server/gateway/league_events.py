@@ -302,6 +302,14 @@ class EventRunner:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "a cash season's capitals do not qualify")
         return other.id
 
+    def cancel(self, event: LeagueEvent) -> None:
+        """Record a cancelled event and stop its timer (its tournament, if any, never
+        starts: registrations are refused, server.gateway.leagues.LeagueDesk.entry_for)."""
+        self.store.update_event(event)
+        timer = self.timers.pop(event.id, None)
+        if timer is not None:
+            timer.cancel()
+
     def arm(self, event: LeagueEvent) -> None:
         """Start ``event`` at its time (at once if the time has passed)."""
         old = self.timers.pop(event.id, None)

@@ -25,12 +25,15 @@ from server.gateway.connection import Connection
 from server.gateway.league_events import MEMBER_PREFIX, STRUCTURES, EventRunner
 from server.league.model import (
     Action,
+    EventStatus,
+    EventStep,
     League,
     LeagueEvent,
     LeagueRefusal,
     RefusalCode,
     Role,
     Season,
+    advance,
     can,
     capital_start,
     check_name,
@@ -72,13 +75,19 @@ class LeagueDesk:
             m.LeagueGet: self._get,
             m.SeasonCreate: self._season,
             m.LeagueEventCreate: self._event,
+            m.LeagueRole: self._role,
+            m.LeagueEventCancel: self._cancel,
         }
 
     # ------------------------------------------------------------------ requests
 
     def handle(self, conn: Connection, msg: m.Message) -> None:
-        """One league request: answered by ``league``, or refused (``ProtocolError``)."""
+        """One league request: answered by ``league`` (``leagues`` for ``league_list``), or
+        refused (``ProtocolError``)."""
         try:
+            if isinstance(msg, m.LeagueList):
+                conn.deliver(encode(self._list(msg)))
+                return
             league, member = self._requests[type(msg)](msg)
         except LeagueRefusal as exc:
             raise ProtocolError(exc.code, exc.message) from None
@@ -123,6 +132,52 @@ class LeagueDesk:
         member = self._member(msg.member)
         league = self._league(msg.league)
         require(league.role_of(member), Action.VIEW)
+        return league, member
+
+    def _list(self, msg: m.LeagueList) -> m.Leagues:
+        """The member's leagues from the store, whatever browser asks (his own only: the
+        session names him)."""
+        member = self._member(msg.member)
+        leagues = [
+            {"league": x.id, "name": x.name, "role": role.value, "members": len(x.members)}
+            for x in self.store.leagues_of(member)
+            if (role := x.role_of(member)) is not None
+        ]
+        return m.Leagues(leagues=tuple(leagues), ref=msg.id)
+
+    def _role(self, msg: m.LeagueRole) -> tuple[League, str]:
+        """The owner appoints a director (fpc: « un membre organisateur ») or makes him a
+        member again; only among the league's members, never the owner himself."""
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        require(league.role_of(member), Action.APPOINT_DIRECTOR)
+        try:
+            role = Role(msg.role)
+        except ValueError:
+            role = Role.OWNER  # refused below
+        current = league.role_of(msg.target)
+        if role is Role.OWNER or current is None or current is Role.OWNER:
+            raise LeagueRefusal(
+                RefusalCode.FORBIDDEN, "the owner names a member director, or member again"
+            )
+        if current is not role:
+            self.store.set_role(league.id, msg.target, role)
+            league = self._league(league.id)
+        return league, member
+
+    def _cancel(self, msg: m.LeagueEventCancel) -> tuple[League, str]:
+        """An event that has not started is cancelled (ligue, « LES ÉTABLISSEMENTS » 4);
+        its timer stops and nobody registers any more. A started one plays to its end
+        (``league.bad_transition``)."""
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        require(league.role_of(member), Action.CANCEL_EVENT)
+        event = self.store.event(msg.event)
+        if event is None or event.league != league.id:
+            raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such event in this league")
+        if event.status is EventStatus.RUNNING:
+            raise LeagueRefusal(RefusalCode.BAD_TRANSITION, "a started event plays to its end")
+        self.events.cancel(advance(event, EventStep.CANCEL, "cancelled by a director"))
         return league, member
 
     def _season(self, msg: m.SeasonCreate) -> tuple[League, str]:
@@ -182,8 +237,23 @@ class LeagueDesk:
             members=len(league.members),
             invite=league.invite if directing else None,
             seasons=seasons,
+            people=self._people(league) if can(role, Action.APPOINT_DIRECTOR) else (),
             ref=ref,
         )
+
+    def _people(self, league: League) -> tuple[dict[str, Any], ...]:
+        """The league's members with their roles and display names, for its owner (who
+        appoints the directors): the owner first, then the directors, then by name."""
+        rank = {Role.OWNER: 0, Role.DIRECTOR: 1, Role.MEMBER: 2}
+        rows = []
+        for member in league.members:
+            role = league.role_of(member)
+            found = self.g.accounts.store.by_id(member)
+            name = found.display if found is not None else member
+            if role is not None:
+                rows.append({"member": member, "name": name, "role": role.value})
+        rows.sort(key=lambda r: (rank[Role(r["role"])], r["name"].casefold(), r["member"]))
+        return tuple(rows)
 
     def _event_view(self, event: LeagueEvent, directing: bool, member: str) -> dict[str, Any]:
         tickets = [t for t in self.store.tickets_into(event.id) if t.enters]
@@ -231,6 +301,8 @@ class LeagueDesk:
         event = self.store.event_of_tournament(tournament)
         if event is None:
             return None
+        if event.status is EventStatus.CANCELLED:
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "this event is cancelled")
         if conn.member is None:
             if event.requires_account:
                 raise ProtocolError(

@@ -79,5 +79,8 @@ ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.LeagueGet: league_request,
     m.SeasonCreate: league_request,
     m.LeagueEventCreate: league_request,
+    m.LeagueList: league_request,
+    m.LeagueRole: league_request,
+    m.LeagueEventCancel: league_request,
 }
 """The messages the gateway answers itself (the rest go to their table)."""

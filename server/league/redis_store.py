@@ -99,17 +99,20 @@ if redis.call('EXISTS', KEYS[2]) == 1 then return redis.error_reply('invite take
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[2], 'owner')
+redis.call('SADD', KEYS[4], ARGV[1])
 return 1
 """
-"""KEYS: league, invite, roles. ARGV: league id, owner, league hash fields and values."""
+"""KEYS: league, invite, roles, the owner's leagues. ARGV: league id, owner, league hash
+fields and values."""
 
 _SET_ROLE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('no such league') end
 if redis.call('HGET', KEYS[2], ARGV[1]) == 'owner' then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[3], ARGV[3])
 return 1
 """
-"""KEYS: league, roles. ARGV: member, role."""
+"""KEYS: league, roles, the member's leagues. ARGV: member, role, league id."""
 
 _ADD_SEASON = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('season exists') end
@@ -289,6 +292,7 @@ class RedisLeagueStore:
             self._k("l", league.id),
             self._k("invite", league.invite),
             self._k("roles", league.id),
+            self._k("mine", league.owner),
         ]
         self._call(
             lambda: self._add_league(keys=keys, args=[league.id, league.owner, *_hash_args(values)])
@@ -296,8 +300,14 @@ class RedisLeagueStore:
 
     def set_role(self, league: str, member: str, role: Role) -> None:
         """Make ``member`` a member (or director) of ``league``; the owner stays the owner."""
-        keys = [self._k("l", league), self._k("roles", league)]
-        self._call(lambda: self._set_role(keys=keys, args=[member, role.value]))
+        keys = [self._k("l", league), self._k("roles", league), self._k("mine", member)]
+        self._call(lambda: self._set_role(keys=keys, args=[member, role.value, league]))
+
+    def leagues_of(self, member: str) -> list[League]:
+        """The leagues ``member`` belongs to (any role), by creation."""
+        ids = self._call(lambda: self._r.smembers(self._k("mine", member)))
+        found = [self.league(_text(i)) for i in ids]
+        return sorted((x for x in found if x is not None), key=lambda x: (x.created, x.id))
 
     def league(self, league_id: str) -> League | None:
         def read() -> tuple[Any, Any]:

@@ -133,6 +133,7 @@ class LeagueBook(Protocol):
     def set_role(self, league: str, member: str, role: Role) -> None: ...
     def league(self, league_id: str) -> League | None: ...
     def league_by_invite(self, invite: str) -> League | None: ...
+    def leagues_of(self, member: str) -> list[League]: ...
     def add_season(self, season: Season) -> None: ...
     def season(self, season_id: str) -> Season | None: ...
     def seasons(self, league: str) -> list[Season]: ...
@@ -305,6 +306,16 @@ class LeagueStore:
                 "DO UPDATE SET role = excluded.role WHERE roles.role != 'owner'",
                 (league, member, role.value),
             )
+
+    def leagues_of(self, member: str) -> list[League]:
+        """The leagues ``member`` belongs to (any role), by creation."""
+        rows = self._db.execute(
+            "SELECT id FROM leagues JOIN roles ON roles.league = leagues.id "
+            "WHERE roles.member = ? ORDER BY leagues.created, leagues.id",
+            (member,),
+        ).fetchall()
+        found = [self.league(str(r[0])) for r in rows]
+        return [x for x in found if x is not None]
 
     def league(self, league_id: str) -> League | None:
         row = self._db.execute(

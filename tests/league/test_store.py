@@ -115,6 +115,22 @@ def test_everything_comes_back_after_a_reopen(opener: Opener) -> None:
     again.close()
 
 
+def test_a_member_s_leagues_with_any_role(opener: Opener) -> None:
+    store = filled(opener)
+    other = dataclasses.replace(
+        LEAGUE, id="l2", name="Le Club", owner="bob", invite="inv-2", created=9.0
+    )
+    store.add_league(other)
+    store.set_role("l2", "cat", Role.MEMBER)
+    store.close()
+    again = opener()
+    assert [x.id for x in again.leagues_of("ana")] == ["l1"]
+    assert [x.id for x in again.leagues_of("bob")] == ["l1", "l2"]  # a member, then an owner
+    assert [x.id for x in again.leagues_of("cat")] == ["l1", "l2"]
+    assert again.leagues_of("nobody") == []
+    again.close()
+
+
 def test_a_cup_s_state_comes_back_as_it_was_last_saved(opener: Opener) -> None:
     store = filled(opener)
     assert store.cup("e1") is None  # not drawn yet
