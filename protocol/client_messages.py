@@ -265,6 +265,10 @@ class LeagueEventCreate(Message):
     seats: str | None = _f(NAME, None)
     qualified_top: int | None = _f(1000, None)
     qualified_season: str | None = _f(NAME, None)
+    reentries: int = _f(10, 0)
+    """Re-entries each player may make while late registration is open (tda 7: « Les
+    joueurs ... qui « Ré-entre » »); 0: none. Refused for a structure without late
+    registration."""
     id: int | None = _f(BIG, None)
 
 

@@ -81,12 +81,15 @@ function eventNode(ev) {
   date.dateTime = new Date(ev.starts_at * 1000).toISOString();
   meta.append(el("span", "", words().lgKinds[ev.kind] || ev.kind), el("span", "", words().lgStructures[ev.structure] || ev.structure), date);
   if (ev.requires_account) meta.append(el("span", "muted", t("lgAccountOnly")));
+  if (ev.reentries) meta.append(el("span", "muted lg-reentries", t("lgReentries").replace("%n", ev.reentries)));
   li.append(head, meta);
   if (ev.note) li.append(el("p", "hint lg-note", noteText(ev.note)));
   if (ev.kind === "cup" && ev.cup) li.append(cupNode(ev)); // its bracket (league_cup.js)
   const actions = el("div", "row");
   if (loadJSON(KEY.tournament(ev.tournament), null)) actions.append(el("span", "good lg-registered", `✓ ${t("lgRegistered")}`));
   else if (ev.status === "registering") actions.append(button("primary small lg-register", t("lgRegister"), () => registerFor(ev)));
+  // started, late registration still open (fpc 2-2, ligue 6.22): one may still come in
+  else if (ev.status === "running" && ev.late_registration) actions.append(button("primary small lg-register lg-late", t("lgRegisterLate"), () => registerFor(ev)));
   if (ev.status !== "cancelled" && ev.kind !== "cup") {
     const open = el("a", "button small lg-follow", t("lgFollow"));
     open.href = tournamentLink(ev.tournament);

@@ -95,6 +95,7 @@ function createEvent() {
     structure: kind === "cup" ? "" : $("ev-structure").value, // a cup plays its own games
     starts_at: starts,
     requires_account: $("ev-account").checked,
+    reentries: kind === "cup" ? 0 : Math.max(0, Math.min(10, Number($("ev-reentries").value) || 0)),
     satellite_of: target,
   };
   send("ev-create", message, () => {
@@ -136,6 +137,7 @@ export function renderForms(s) {
   show($("se-best-box"), points !== "capital");
   show($("ev-target-box"), $("ev-kind").value === "satellite");
   show($("ev-structure").closest("label"), $("ev-kind").value !== "cup"); // the cup's games are its own
+  show($("ev-reentries").closest("label"), $("ev-kind").value !== "cup");
   const cash = s.league.cash;
   if (!show($("lg-cash-created"), Boolean(cash && can))) return;
   $("lg-cash-text").textContent = t("lgCashCreated").replace("%n", cash.name);

@@ -127,6 +127,23 @@ def structure_text(structures: Path, structure: str, name: str) -> str:
     return text
 
 
+def with_reentries(text: str, reentries: int) -> str:
+    """A structure's TOML with a ``[reentry]`` window of ``reentries`` per player that closes
+    with its late registration (the director settles busts' places when it closes);
+    ``league.bad_event`` for a structure without late registration, or one that has its own
+    window."""
+    if reentries == 0:
+        return text
+    config, _ = load_tournament(text)
+    late = config.late_registration_until_level
+    if late <= 0 or config.reentry is not None:
+        raise LeagueRefusal(
+            RefusalCode.BAD_EVENT,
+            "re-entries close with late registration: this structure has none",
+        )
+    return f"{text.rstrip()}\n\n[reentry]\nuntil_level = {late}\nmax = {reentries}\n"
+
+
 def event_result(
     event: LeagueEvent,
     rows: Sequence[Mapping[str, Any]],
@@ -212,7 +229,7 @@ class EventRunner:
             return self._schedule_cup(season, msg, event_id, name)
         self._check_target(season, msg)
         qualified_season = self._qualified_season(season, msg)
-        text = structure_text(self.structures, msg.structure, name)
+        text = with_reentries(structure_text(self.structures, msg.structure, name), msg.reentries)
         config, _ = load_tournament(text)
         event = LeagueEvent(
             id=event_id,

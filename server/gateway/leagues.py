@@ -255,6 +255,20 @@ class LeagueDesk:
         rows.sort(key=lambda r: (rank[Role(r["role"])], r["name"].casefold(), r["member"]))
         return tuple(rows)
 
+    def _entries_view(self, event: LeagueEvent) -> dict[str, Any]:
+        """How one enters it now, from its tournament here: ``late_registration`` (started,
+        still taking newcomers: fpc 2-2, ligue 6.22) and ``reentries`` (per player, tda 7)."""
+        live = self.g.tournaments.get(event.tournament)
+        if live is None or event.status not in (EventStatus.REGISTERING, EventStatus.RUNNING):
+            return {}
+        state = live.coordinator.state() if live.coordinator is not None else {}
+        window = live.host.config.reentry
+        return {
+            "late_registration": event.status is EventStatus.RUNNING
+            and bool(state.get("late_registration")),
+            "reentries": window.max if window is not None else 0,
+        }
+
     def _event_view(self, event: LeagueEvent, directing: bool, member: str) -> dict[str, Any]:
         tickets = [t for t in self.store.tickets_into(event.id) if t.enters]
         out: dict[str, Any] = {
@@ -275,6 +289,7 @@ class LeagueDesk:
         }
         if event.kind is EventKind.CUP:
             out["cup"] = self.events.cups.view(event)
+        out |= self._entries_view(event)
         mine = [t for t in tickets if t.player_id == member]
         if mine:
             out["ticket"] = {
