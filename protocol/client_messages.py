@@ -269,6 +269,12 @@ class LeagueEventCreate(Message):
     """Re-entries each player may make while late registration is open (tda 7: « Les
     joueurs ... qui « Ré-entre » »); 0: none. Refused for a structure without late
     registration."""
+    hard_stop: str | None = _f(16, None)
+    """``HH:MM``: the time of day the tournament is stopped at and its players still in
+    ranked by their chips (fpc part C: « Si les Sit'n Go ne sont pas terminés à 23h45 »);
+    ``""``: none; absent: the structure's default (``fpc_sit_and_go``: 23:45)."""
+    hard_stop_zone: str = _f(NAME, "")
+    """The IANA time zone of ``hard_stop``; empty: Europe/Paris."""
     id: int | None = _f(BIG, None)
 
 
@@ -552,7 +558,7 @@ class CallDirector(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Direct(Message):
-    """A director's command (director token): ``op`` is one of start, pause, resume, move,
+    """A director's command (director token): ``op`` is one of start, pause, resume, stop, move,
     warn, penalty, disqualify, adjust, rule, folded, spectators (see docs/protocol.md)."""
 
     TYPE: ClassVar[str] = "direct"

@@ -40,18 +40,18 @@ function rememberLeague(msg) {
 
 // Every league of the member, from the server (`league_list`): those made or joined in
 // another browser too. Kept with the others known here (once per session token).
-let listedFor = "";
 export function loadMyLeagues() {
   const m = store.state.member;
-  if (!m || listedFor === m.token) return;
-  listedFor = m.token;
+  const L = store.state.league;
+  if (!m || L.listedFor === m.token) return;
+  L.listedFor = m.token;
   request({ t: "league_list", member: m.token }, "leagues")
     .then((msg) => {
       for (const x of [...msg.leagues].reverse()) rememberLeague(x);
       store.update();
     })
     .catch((error) => {
-      listedFor = "";
+      L.listedFor = "";
       leagueRefusal(error);
     });
 }

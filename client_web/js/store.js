@@ -136,7 +136,8 @@ const state = {
   // the league page (league.js): the `league` message as this member sees it, each season's
   // standings (GET .../standings.json), the invite of the link to join with, the session
   // token the page last asked with, a word key saying why nothing shows, a welcome, the cash
-  // table a director opened ({table, name, link}), a refresh on its way
+  // table a director opened ({table, name, link}), a refresh on its way, the session token
+  // the member's leagues were last listed with (league_list)
   league: {
     id: LEAGUE,
     join: LEAGUE ? params.get("join") || "" : "",
@@ -147,6 +148,7 @@ const state = {
     note: "",
     cash: null,
     refreshing: false,
+    listedFor: "",
   },
   // the room of the cash table shown (GET /api/tables/<t>/room): its tables, the last one
   // the host added, whether the page is fetching it, the table we asked the host to change

@@ -144,6 +144,28 @@ def with_reentries(text: str, reentries: int) -> str:
     return f"{text.rstrip()}\n\n[reentry]\nuntil_level = {late}\nmax = {reentries}\n"
 
 
+HARD_STOPS = {"fpc_sit_and_go": "23:45"}
+"""Structures stopped at a time of day unless the event says otherwise (fpc part C: « Si les
+Sit'n Go ne sont pas terminés à 23h45, le classement sera défini par le montant des stacks
+des joueurs encore en jeu »)."""
+
+
+def with_hard_stop(text: str, msg: m.LeagueEventCreate) -> str:
+    """A structure's TOML with the event's hard stop (``[server] hard_stop``, see
+    server.tournament.hard_stop); ``league.bad_event`` for a time or zone that is none."""
+    stop = msg.hard_stop if msg.hard_stop is not None else HARD_STOPS.get(msg.structure, "")
+    if not stop:
+        return text
+    zone = msg.hard_stop_zone or "Europe/Paris"
+    out = f"{text.rstrip()}\n\n[server]\nhard_stop = {json.dumps(stop)}\n"
+    out += f"hard_stop_zone = {json.dumps(zone)}\n"
+    try:
+        load_tournament(out)
+    except Exception as exc:  # a time or zone that is none, a structure with its own [server]
+        raise LeagueRefusal(RefusalCode.BAD_EVENT, f"hard stop: {exc}"[:300]) from None
+    return out
+
+
 def event_result(
     event: LeagueEvent,
     rows: Sequence[Mapping[str, Any]],
@@ -230,6 +252,7 @@ class EventRunner:
         self._check_target(season, msg)
         qualified_season = self._qualified_season(season, msg)
         text = with_reentries(structure_text(self.structures, msg.structure, name), msg.reentries)
+        text = with_hard_stop(text, msg)
         config, _ = load_tournament(text)
         event = LeagueEvent(
             id=event_id,

@@ -263,10 +263,13 @@ class LeagueDesk:
             return {}
         state = live.coordinator.state() if live.coordinator is not None else {}
         window = live.host.config.reentry
+        settings = live.host.settings
         return {
             "late_registration": event.status is EventStatus.RUNNING
             and bool(state.get("late_registration")),
             "reentries": window.max if window is not None else 0,
+            "hard_stop": settings.hard_stop,
+            "hard_stop_zone": settings.hard_stop_zone if settings.hard_stop else "",
         }
 
     def _event_view(self, event: LeagueEvent, directing: bool, member: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ def _start(msg: m.Direct, player: str) -> Report:
 
 
 def _clock(msg: m.Direct, player: str) -> Report:
-    return msg.op, {"text": msg.text or ""}  # pause, resume
+    return msg.op, {"text": msg.text or ""}  # pause, resume, stop (the hard stop by hand)
 
 
 def _disqualify(msg: m.Direct, player: str) -> Report:
@@ -58,6 +58,7 @@ _SIMPLE: dict[str, Callable[[m.Direct, str], Report]] = {
     "start": _start,
     "pause": _clock,
     "resume": _clock,
+    "stop": _clock,
     "disqualify": _disqualify,
     "adjust": _adjust,
     "warn": _note,

@@ -169,6 +169,10 @@ class DirectorLoop:
         self._log("resume", data, now)
         return self.director.resume(now)
 
+    def _stop(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        self._log("stop", data, now)
+        return self.director.stop(now)
+
     def _rebuy(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
         return self.director.rebuy(data["player"], now)
 
@@ -320,6 +324,7 @@ _HANDLERS: dict[str, _Handler] = {
     "present": DirectorLoop._present,
     "pause": DirectorLoop._pause,
     "resume": DirectorLoop._resume,
+    "stop": DirectorLoop._stop,
     "abandon": DirectorLoop._abandon,
     "rebuy": DirectorLoop._rebuy,
     "reenter": DirectorLoop._reenter,

@@ -143,6 +143,9 @@ class Dealing(Balancing, Placing):
         if self.phase in (Phase.FINISHED, Phase.REGISTERING):
             return out
         mid_round = bool(self._round_tables)
+        if self._stopping:
+            # the hard stop: once no hand is in play, the players still in are ranked
+            return self._finish_at_stop() if self._dealt == 0 else out
         if not self._registration_open and self._alive <= 1 and not mid_round:
             return self._finish()
         if (
@@ -169,6 +172,8 @@ class Dealing(Balancing, Placing):
         """Why ``t`` may not deal now (None: it may)."""
         if self.phase is Phase.FINISHED:
             return WaitReason.FINISHED
+        if self._stopping:
+            return WaitReason.STOPPED
         if self.phase is Phase.BREAK:
             return WaitReason.BREAK
         if self._final_pending:

@@ -154,6 +154,9 @@ class WaitReason(StrEnum):
     """tda 26: a busted player of the table may still rebuy before its next hand."""
     TABLE_CLOSED = "table_closed"
     FINISHED = "finished"
+    STOPPED = "stopped"
+    """The tournament is stopped at its hard stop (fpc part C, 23:45): no hand is dealt any
+    more; the hands in play end, then the players still in are ranked by their chips."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -460,6 +460,18 @@ class Director(Dealing):
         out += self._clock_events(self.clock.stop(now), now)
         return out + self._settle(now)
 
+    def stop(self, now: float) -> list[Decision]:
+        """The hard stop (fpc part C: « Si les Sit'n Go ne sont pas terminés à 23h45, le
+        classement sera défini par le montant des stacks des joueurs encore en jeu »): no
+        hand is dealt from now; once the hands in play have ended, the players still in are
+        ranked by their chips and the tournament is finished. Raises :class:`PhaseError`
+        before the start or after the end."""
+        if self.phase in (Phase.REGISTERING, Phase.FINISHED):
+            raise PhaseError("only a tournament in play can be stopped")
+        out = self._tick(now)
+        self._stopping = True
+        return out + self._settle(now)
+
     def resume(self, now: float) -> list[Decision]:
         self._paused = False
         if self._hfh is None and self.phase is not Phase.REGISTERING:

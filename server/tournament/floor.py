@@ -129,6 +129,9 @@ class Floor:
         self._round_busts: list[tuple[int, Bust]] = []
         self._final_pending = False
         self._final_formed = False
+        self._stopping = False
+        """The hard stop was called: no hand is dealt, the tournament ends when none is in
+        play (:meth:`~server.tournament.director.Director.stop`)."""
         self._breaking: dict[int, None] = {}
         """Tables to break, each as soon as it is between hands (cdc 2.4)."""
         self._order: list[int] = []

@@ -14,6 +14,7 @@ from typing import Any
 from .config import TournamentConfig
 from .coordinator import DirectorLoop, LocalCoordinator
 from .director import Director
+from .hard_stop import HardStop, parse_stop
 from .host import HostSettings, TournamentHost
 
 __all__ = ["LiveTournament", "load_tournament"]
@@ -32,6 +33,20 @@ def _host(
 ) -> TournamentHost:
     config, parsed = load_tournament(text)
     return TournamentHost(tid, config, settings or parsed, **services)
+
+
+def _hard_stop(host: TournamentHost) -> None:
+    """A ``[server] hard_stop``: its observer, which stops the tournament at that time."""
+    settings = host.settings
+    if not settings.hard_stop:
+        return
+    stop, zone = parse_stop(settings.hard_stop, settings.hard_stop_zone)
+
+    def submit(kind: str, data: dict[str, Any]) -> None:
+        if host.coordinator is not None:
+            host.coordinator.submit(kind, data)
+
+    host.observers.append(HardStop(stop, zone, submit).observe)
 
 
 class LiveTournament:
@@ -54,6 +69,7 @@ class LiveTournament:
         )
         coordinator = LocalCoordinator(DirectorLoop(director), host.clock, host.apply)
         host.coordinator = coordinator
+        _hard_stop(host)
         return cls(tid, text, host, coordinator)
 
     @classmethod
@@ -77,6 +93,7 @@ class LiveTournament:
         coordinator = RedisCoordinator(link, tid, host.config, host, host.clock)
         host.store = coordinator.store
         host.coordinator = coordinator
+        _hard_stop(host)
         coordinator.start()
         return cls(tid, text, host, coordinator)
 

@@ -233,11 +233,38 @@ class Placing(Floor):
 
     # ================================================================== the winner
 
+    def _finish_at_stop(self) -> list[Decision]:
+        """The hard stop, no hand in play (fpc part C: « Si les Sit'n Go ne sont pas terminés
+        à 23h45, le classement sera défini par le montant des stacks des joueurs encore en
+        jeu »): the players still in are placed by their chips, equal stacks sharing their
+        places and prizes (cdc 1.10's tie), after those already out, who keep theirs."""
+        out: list[Decision] = []
+        if self._registration_open:
+            out += self._close_registration()
+        alive = sorted(
+            (e for e in self._all if not e.out and not e.removed), key=lambda e: -e.stack
+        )
+        blocks: list[_Block] = []
+        for e in alive:
+            if blocks and blocks[-1][0].stack == e.stack:
+                blocks[-1].append(e)
+            else:
+                blocks.append([e])
+        for block in reversed(blocks):  # worst first, as busts are placed
+            out += self._assign_places([block])
+        for e in alive:
+            e.out = True
+        self._alive = 0
+        return out + self._results_at_end()
+
     def _finish(self) -> list[Decision]:
         winner = next(e for e in self._all if not e.out)
         winner.place = 1
         winner.prize = self._payouts[0] if self._payouts else 0
         winner.points = self._points[0] if self._points else 0
+        return self._results_at_end()
+
+    def _results_at_end(self) -> list[Decision]:
         self._next_place = 0
         self._fire(PhaseEvent.WIN)
         for t in self._tables.values():

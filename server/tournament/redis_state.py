@@ -188,6 +188,7 @@ CODEC: Final = Codec(
             "_round_busts",
             "_final_pending",
             "_final_formed",
+            "_stopping",
             "_breaking",
             "_order",
             "_waiting",

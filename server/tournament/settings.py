@@ -23,6 +23,11 @@ class HostSettings:
     showdown_seconds: float = 2.0
     start_when_registered: int = 0
     """Start by itself once this many players registered (0: the director starts it)."""
+    hard_stop: str = ""
+    """A time of day, ``HH:MM``, at which a tournament in play is stopped and its players
+    still in ranked by their chips (fpc part C: 23:45; server.tournament.hard_stop); empty:
+    none."""
+    hard_stop_zone: str = "Europe/Paris"
     spectators: str = "live"
     """The rail: ``live`` or ``commentary`` (server.tournament.lobby.RAIL_MODES); the
     director may change it on the console."""
@@ -32,4 +37,9 @@ class HostSettings:
         known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
         if known.get("spectators", "live") not in RAIL_MODES:
             raise ConfigError(f"[server] spectators: one of {', '.join(RAIL_MODES)}")
-        return cls(**known)
+        settings = cls(**known)
+        if settings.hard_stop:
+            from .hard_stop import parse_stop
+
+            parse_stop(settings.hard_stop, settings.hard_stop_zone)  # ConfigError if none
+        return settings

@@ -395,7 +395,7 @@ def test_every_class_a_registered_class_may_hold_is_registered() -> None:
     assert all(issubclass(e, Enum) for e in CODEC._enums.values())
 
 
-SCHEMA = "05276672a96ce125"
+SCHEMA = "4c9eb2aac4343396"
 """Changed by issue 13: the console's rail mode (the SpectatorMode decision)."""
 
 
@@ -444,10 +444,12 @@ def test_the_state_round_trips_all_along_the_example_tournaments(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cfg, _ = load_tournament(path.read_text("utf-8"))
-    sim = Simulation(cfg, 60, seed=3)
+    # as many players as it takes (a heads-up cup's game: its two, a few hands long)
+    players = min(60, cfg.max_entries or 60)
+    sim = Simulation(cfg, players, seed=3)
     sizes = _check_every(sim, 5, monkeypatch)
     sim.run()
-    assert len(sizes) > 10
+    assert len(sizes) > (10 if players > 2 else 0)
 
 
 @pytest.mark.parametrize("profile", ["cdc", "tda", "ligue", "casino", "fpc"])
