@@ -82,6 +82,7 @@ function eventNode(ev) {
   meta.append(el("span", "", words().lgKinds[ev.kind] || ev.kind), el("span", "", words().lgStructures[ev.structure] || ev.structure), date);
   if (ev.requires_account) meta.append(el("span", "muted", t("lgAccountOnly")));
   if (ev.reentries) meta.append(el("span", "muted lg-reentries", t("lgReentries").replace("%n", ev.reentries)));
+  if (ev.hard_stop) meta.append(el("span", "muted lg-hard-stop", t("lgHardStop").replace("%t", ev.hard_stop)));
   li.append(head, meta);
   if (ev.note) li.append(el("p", "hint lg-note", noteText(ev.note)));
   if (ev.kind === "cup" && ev.cup) li.append(cupNode(ev)); // its bracket (league_cup.js)
