@@ -23,7 +23,7 @@ from server.league.cup import Bracket
 
 from .conftest import Launch
 from .test_league_season import login_bot
-from .test_leagues import answer, event_of, guest, league_now, member_bot
+from .test_leagues import answer, event_of, guest, league_now, league_with_season, member_bot
 from .wsclient import Server, WsClient
 
 LOGINS = ("ana", "bob", "cat", "dan", "eve")
@@ -91,22 +91,7 @@ async def test_a_cup_of_five_is_drawn_played_in_games_and_survives_a_kill(
         bots.append(bot)
         accounts[login] = account
     ana = accounts["ana"]
-    desk = await guest(server, "desk", ana.token)
-    made = await answer(desk, m.LeagueCreate(member=ana.token, name="Club", id=1))
-    assert isinstance(made, m.League)
-    for n, login in enumerate(LOGINS[1:], start=2):
-        joined = await answer(
-            desk, m.LeagueJoin(member=accounts[login].token, invite=made.invite, id=n)
-        )
-        assert isinstance(joined, m.League)
-    season = await answer(
-        desk,
-        m.SeasonCreate(
-            member=ana.token, league=made.league, name="2026", points="places:3,2,1", id=9
-        ),
-    )
-    assert isinstance(season, m.League)
-    sid = season.seasons[0]["id"]
+    desk, made, sid = await league_with_season(server, accounts, "ana", "places:3,2,1")
     starts = int(time.time()) + 4
     created = await answer(
         desk,

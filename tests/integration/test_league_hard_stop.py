@@ -18,7 +18,7 @@ from bots.strategies import CallingStation
 from protocol import messages as m
 
 from .conftest import Launch
-from .test_leagues import PASSWORD, answer, event_of, guest, league_now, wait_status
+from .test_leagues import PASSWORD, answer, event_of, league_now, league_with_season, wait_status
 
 LOGINS = ("ana", "bob", "cat", "dan", "eve", "fay")
 
@@ -43,22 +43,7 @@ async def test_a_sit_and_go_stopped_ranks_by_stacks_and_scores_the_book_s_points
         bots.append(bot)
         accounts[login] = account
     ana = accounts["ana"]
-    desk = await guest(server, "desk", ana.token)
-    made = await answer(desk, m.LeagueCreate(member=ana.token, name="Mercredis", id=1))
-    assert isinstance(made, m.League)
-    for n, login in enumerate(LOGINS[1:], start=2):
-        joined = await answer(
-            desk, m.LeagueJoin(member=accounts[login].token, invite=made.invite, id=n)
-        )
-        assert isinstance(joined, m.League)
-    season = await answer(
-        desk,
-        m.SeasonCreate(
-            member=ana.token, league=made.league, name="2026", points="fpc_sit_and_go", id=10
-        ),
-    )
-    assert isinstance(season, m.League)
-    sid = season.seasons[0]["id"]
+    desk, made, sid = await league_with_season(server, accounts, "ana", "fpc_sit_and_go")
     starts = int(time.time()) + 3
     created = await answer(
         desk,

@@ -85,6 +85,28 @@ async def league_now(client: WsClient, token: str, league: str) -> m.League:
     return got
 
 
+async def league_with_season(
+    server: Server, accounts: dict[str, m.Account], owner: str, points: str, name: str = "Club"
+) -> tuple[WsClient, m.League, str]:
+    """A league of ``owner``'s that every other account joined with its invite, and a season
+    of ``points``: the owner's desk connection, the league (as he sees it), the season id."""
+    token = accounts[owner].token
+    desk = await guest(server, f"{owner}-desk", token)
+    made = await answer(desk, m.LeagueCreate(member=token, name=name, id=1))
+    assert isinstance(made, m.League)
+    for n, (login, account) in enumerate(accounts.items(), start=2):
+        if login != owner:
+            joined = await answer(
+                desk, m.LeagueJoin(member=account.token, invite=made.invite, id=n)
+            )
+            assert isinstance(joined, m.League)
+    season = await answer(
+        desk, m.SeasonCreate(member=token, league=made.league, name="2026", points=points, id=99)
+    )
+    assert isinstance(season, m.League)
+    return desk, made, str(season.seasons[0]["id"])
+
+
 async def wait_status(
     client: WsClient, token: str, league: str, name: str, status: str, timeout: float
 ) -> m.League:
