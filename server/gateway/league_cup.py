@@ -81,8 +81,8 @@ class CupRunner:
 
     def opened(self, event: LeagueEvent) -> None:
         """A cup just scheduled: its registration list starts empty."""
-        if self.store.cup(event.id) is None:
-            self.store.save_cup(event.id, {"registered": {}})
+        if self.store.event_state(event.id) is None:
+            self.store.save_event_state(event.id, {"registered": {}})
 
     def register(self, conn: Connection, msg: m.Register) -> bool:
         """A ``register`` for a cup (its registration) or one of its games (a player joins
@@ -105,11 +105,11 @@ class CupRunner:
             )
         if event.status is not EventStatus.REGISTERING:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the cup's registration is closed")
-        state = self.store.cup(event.id) or {"registered": {}}
+        state = self.store.event_state(event.id) or {"registered": {}}
         entered: dict[str, str] = state["registered"]
         if member not in entered:
             entered[member] = conn.nickname or member
-            self.store.save_cup(event.id, state)
+            self.store.save_event_state(event.id, state)
         player = f"{MEMBER_PREFIX}{member}"
         reply = m.Registered(tournament=event.tournament, player=player, token="", ref=msg.id)
         conn.deliver(encode(reply))
@@ -124,7 +124,7 @@ class CupRunner:
         from server.gateway.league_events import register_as
 
         event_id, match_id = self.games[msg.tournament]
-        state = self.store.cup(event_id)
+        state = self.store.event_state(event_id)
         member = conn.member
         if state is None or member is None:
             raise ProtocolError(RefusalCode.ACCOUNT_REQUIRED.value, "log in as a player of it")
@@ -140,7 +140,7 @@ class CupRunner:
 
     def start(self, event: LeagueEvent) -> bool:
         """The cup's time: drawn and started (True), or left registering with a note."""
-        state = self.store.cup(event.id) or {"registered": {}}
+        state = self.store.event_state(event.id) or {"registered": {}}
         entered = state["registered"]
         if len(entered) < MIN_CUP:
             note = f"not started at its time: {len(entered)} registered, {MIN_CUP} needed"
@@ -148,7 +148,7 @@ class CupRunner:
             return False
         bracket = draw_cup(sorted(entered), self.rng)
         state |= {"bracket": bracket.to_state(), "games": {}, "next_game": 0}
-        self.store.save_cup(event.id, state)  # the draw is kept before anything is played
+        self.store.save_event_state(event.id, state)  # the draw is kept before anything is played
         self.store.update_event(advance(event, EventStep.START))
         self.play(event.id)
         return True
@@ -157,7 +157,7 @@ class CupRunner:
         """Create the games the bracket waits for: the repêchage drawn first when due; a
         match with a game in play is left to it."""
         event = self.store.event(event_id)
-        state = self.store.cup(event_id)
+        state = self.store.event_state(event_id)
         if event is None or state is None or event.status is not EventStatus.RUNNING:
             return
         bracket = Bracket.from_state(state["bracket"])
@@ -167,7 +167,7 @@ class CupRunner:
         if not bracket.ready_matches() and bracket.repechage_needed():
             bracket = bracket.draw_repechage(self.rng)
             state["bracket"] = bracket.to_state()
-            self.store.save_cup(event_id, state)
+            self.store.save_event_state(event_id, state)
         new: list[tuple[str, str, tuple[str, str]]] = []
         for match in bracket.ready_matches():
             if match.match_id in state["games"]:
@@ -179,7 +179,7 @@ class CupRunner:
             assert a is not None and b is not None
             new.append((tid, match.match_id, (a, b)))
         if new:
-            self.store.save_cup(event_id, state)  # recorded first: a restart finds them
+            self.store.save_event_state(event_id, state)  # recorded first: a restart finds them
         for tid, match_id, players in new:
             self._game(event, state, tid, match_id, players)
 
@@ -220,13 +220,13 @@ class CupRunner:
         if found is None:
             return
         event_id, match_id = found
-        state = self.store.cup(event_id)
+        state = self.store.event_state(event_id)
         if state is None or state["games"].get(match_id) != tid:
             return  # a game replaced after a restart
         bracket = Bracket.from_state(state["bracket"]).record_game(match_id, winner)
         del state["games"][match_id]
         state["bracket"] = bracket.to_state()
-        self.store.save_cup(event_id, state)
+        self.store.save_event_state(event_id, state)
         log.info("cup %s: %s won a game of %s", event_id, winner, match_id)
         self.play(event_id)
 
@@ -248,7 +248,7 @@ class CupRunner:
     def restore(self, event: LeagueEvent) -> None:
         """A running cup after a restart: a game finished meanwhile counts (its stored
         result), a game cut is played again, the others are created."""
-        state = self.store.cup(event.id)
+        state = self.store.event_state(event.id)
         if state is None or "bracket" not in state:
             return
         for match_id, tid in list(state["games"].items()):
@@ -256,10 +256,10 @@ class CupRunner:
             if winner is not None:
                 self.games[tid] = (event.id, match_id)
                 self.game_won(tid, winner)
-                state = self.store.cup(event.id) or state
+                state = self.store.event_state(event.id) or state
                 continue
             del state["games"][match_id]  # cut by the restart: played again
-        self.store.save_cup(event.id, state)
+        self.store.save_event_state(event.id, state)
         self.play(event.id)
 
     def _stored_winner(self, tid: str) -> str | None:
@@ -273,7 +273,7 @@ class CupRunner:
     def view(self, event: LeagueEvent) -> dict[str, Any]:
         """What the league's page shows of a cup: the registered, the bracket with names,
         the games in play (their tournament ids, to join them)."""
-        state = self.store.cup(event.id) or {"registered": {}}
+        state = self.store.event_state(event.id) or {"registered": {}}
         out: dict[str, Any] = {"registered": len(state["registered"])}
         if "bracket" in state:
             out["bracket"] = Bracket.from_state(state["bracket"]).to_json()

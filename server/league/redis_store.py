@@ -526,15 +526,16 @@ class RedisLeagueStore:
             out += sorted(won, key=lambda t: (t.place, t.player_id))
         return out
 
-    def cup(self, event: str) -> dict[str, Any] | None:
-        """A heads-up cup's state (its bracket and the games in play), None before its draw."""
-        raw = self._call(lambda: self._r.get(self._k("cup", event)))
+    def event_state(self, event: str) -> dict[str, Any] | None:
+        """The running state of an event the league itself plays (a cup, a night of Sit'n
+        Gos); None before anything is kept."""
+        raw = self._call(lambda: self._r.get(self._k("state", event)))
         return None if raw is None else dict(json.loads(_text(raw)))
 
-    def save_cup(self, event: str, state: dict[str, Any]) -> None:
-        """Its state after the draw and after every game (one write)."""
+    def save_event_state(self, event: str, state: dict[str, Any]) -> None:
+        """That state, whole, in one write (after each change)."""
         text = json.dumps(state)
-        self._call(lambda: self._r.set(self._k("cup", event), text))
+        self._call(lambda: self._r.set(self._k("state", event), text))
 
     def note_ticket(self, target: str, player: str, note: str) -> None:
         """Say why ``player``'s tickets into ``target`` have (not) entered him."""

@@ -99,7 +99,7 @@ _SCHEMA = (
         PRIMARY KEY (satellite, player)
     )""",
     "CREATE INDEX IF NOT EXISTS tickets_target ON tickets (target)",
-    """CREATE TABLE IF NOT EXISTS cups (
+    """CREATE TABLE IF NOT EXISTS event_states (
         event TEXT PRIMARY KEY REFERENCES events(id),
         state TEXT NOT NULL
     )""",
@@ -158,8 +158,8 @@ class LeagueBook(Protocol):
     def result(self, event: str) -> EventResult | None: ...
     def results(self, season: str) -> list[EventResult]: ...
     def names(self, season: str) -> dict[str, str]: ...
-    def cup(self, event: str) -> dict[str, Any] | None: ...
-    def save_cup(self, event: str, state: dict[str, Any]) -> None: ...
+    def event_state(self, event: str) -> dict[str, Any] | None: ...
+    def save_event_state(self, event: str, state: dict[str, Any]) -> None: ...
 
 
 def _event(row: tuple[Any, ...]) -> LeagueEvent:
@@ -545,15 +545,21 @@ class LeagueStore:
         )
         return [_ticket(row) for row in rows]
 
-    def cup(self, event: str) -> dict[str, Any] | None:
-        """A heads-up cup's state (its bracket and the games in play), None before its draw."""
-        row = self._db.execute("SELECT state FROM cups WHERE event = ?", (event,)).fetchone()
+    def event_state(self, event: str) -> dict[str, Any] | None:
+        """The running state of an event the league itself plays (a heads-up cup: its
+        registrations, bracket, games in play; a night of Sit'n Gos: its registrations and
+        tables); None before anything is kept."""
+        row = self._db.execute(
+            "SELECT state FROM event_states WHERE event = ?", (event,)
+        ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def save_cup(self, event: str, state: dict[str, Any]) -> None:
-        """Its state after the draw and after every game (one write)."""
+    def save_event_state(self, event: str, state: dict[str, Any]) -> None:
+        """That state, whole, in one write (after each change)."""
         with self._write() as db:
-            db.execute("INSERT OR REPLACE INTO cups VALUES (?, ?)", (event, json.dumps(state)))
+            db.execute(
+                "INSERT OR REPLACE INTO event_states VALUES (?, ?)", (event, json.dumps(state))
+            )
 
     def note_ticket(self, target: str, player: str, note: str) -> None:
         """Say why ``player``'s tickets into ``target`` have (not) entered him."""

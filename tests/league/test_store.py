@@ -133,13 +133,16 @@ def test_a_member_s_leagues_with_any_role(opener: Opener) -> None:
 
 def test_a_cup_s_state_comes_back_as_it_was_last_saved(opener: Opener) -> None:
     store = filled(opener)
-    assert store.cup("e1") is None  # not drawn yet
-    store.save_cup("e1", {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 1}})
-    store.save_cup("e1", {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 2}})
+    assert store.event_state("e1") is None  # not drawn yet
+    store.save_event_state("e1", {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 1}})
+    store.save_event_state("e1", {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 2}})
     store.close()
     again = opener()
-    assert again.cup("e1") == {"bracket": {"players": ["ana", "bob"]}, "games": {"1/2#1": 2}}
-    assert again.cup("e2") is None
+    assert again.event_state("e1") == {
+        "bracket": {"players": ["ana", "bob"]},
+        "games": {"1/2#1": 2},
+    }
+    assert again.event_state("e2") is None
     again.close()
 
 
