@@ -275,6 +275,10 @@ class LeagueEventCreate(Message):
     ``""``: none; absent: the structure's default (``fpc_sit_and_go``: 23:45)."""
     hard_stop_zone: str = _f(NAME, "")
     """The IANA time zone of ``hard_stop``; empty: Europe/Paris."""
+    night: bool = _f(1, False)
+    """A night of Sit'n Gos (``kind`` ``sit_and_go``): one registration, the tables composed
+    at the start (by the standings on the first Wednesday from January, fpc part C), each
+    table an event of its own."""
     id: int | None = _f(BIG, None)
 
 

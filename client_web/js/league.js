@@ -12,6 +12,7 @@ import { KEY, loadJSON, saveJSON, store } from "./store.js";
 import { badgeNode, changed } from "./ui.js";
 import { openCashTable, renderForms, setupForms } from "./league_forms.js";
 import { cupNode } from "./league_cup.js";
+import { nightNode } from "./league_night.js";
 import { cancelButton, renderPeople } from "./league_people.js";
 import {
   copyFrom, directs, isCash, joinLink, leagueRefusal, leagueRequest, loadLeague, loadStandings, take, tournamentLink,
@@ -86,17 +87,18 @@ function eventNode(ev) {
   li.append(head, meta);
   if (ev.note) li.append(el("p", "hint lg-note", noteText(ev.note)));
   if (ev.kind === "cup" && ev.cup) li.append(cupNode(ev)); // its bracket (league_cup.js)
+  if (ev.night) li.append(nightNode(ev)); // its tables (league_night.js)
   const actions = el("div", "row");
   if (loadJSON(KEY.tournament(ev.tournament), null)) actions.append(el("span", "good lg-registered", `✓ ${t("lgRegistered")}`));
   else if (ev.status === "registering") actions.append(button("primary small lg-register", t("lgRegister"), () => registerFor(ev)));
   // started, late registration still open (fpc 2-2, ligue 6.22): one may still come in
   else if (ev.status === "running" && ev.late_registration) actions.append(button("primary small lg-register lg-late", t("lgRegisterLate"), () => registerFor(ev)));
-  if (ev.status !== "cancelled" && ev.kind !== "cup") {
+  if (ev.status !== "cancelled" && ev.kind !== "cup" && !ev.night) {
     const open = el("a", "button small lg-follow", t("lgFollow"));
     open.href = tournamentLink(ev.tournament);
     actions.append(open);
   }
-  if (ev.director && ev.kind !== "cup" && ev.status !== "finished" && ev.status !== "cancelled") {
+  if (ev.director && ev.kind !== "cup" && !ev.night && ev.status !== "finished" && ev.status !== "cancelled") {
     const desk = el("a", "button small lg-console", t("lgConsole"));
     desk.href = tournamentLink(ev.tournament, ev.director);
     actions.append(desk);

@@ -96,6 +96,7 @@ function createEvent() {
     starts_at: starts,
     requires_account: $("ev-account").checked,
     reentries: kind === "cup" ? 0 : Math.max(0, Math.min(10, Number($("ev-reentries").value) || 0)),
+    night: kind === "sit_and_go" && $("ev-night").checked, // one registration, tables at the start
     satellite_of: target,
   };
   send("ev-create", message, () => {
@@ -138,6 +139,7 @@ export function renderForms(s) {
   show($("ev-target-box"), $("ev-kind").value === "satellite");
   show($("ev-structure").closest("label"), $("ev-kind").value !== "cup"); // the cup's games are its own
   show($("ev-reentries").closest("label"), $("ev-kind").value !== "cup");
+  show($("ev-night-box"), $("ev-kind").value === "sit_and_go");
   const cash = s.league.cash;
   if (!show($("lg-cash-created"), Boolean(cash && can))) return;
   $("lg-cash-text").textContent = t("lgCashCreated").replace("%n", cash.name);

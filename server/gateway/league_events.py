@@ -39,6 +39,7 @@ from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
 from server.gateway.league_cup import CUP_STRUCTURE, CupRunner
 from server.gateway.league_entries import MEMBER_PREFIX, Entries, league_player
+from server.gateway.league_night import NightRunner, hard_stop_of, hard_stop_text
 from server.league.errors import ResultError
 from server.league.model import (
     EventStatus,
@@ -144,26 +145,10 @@ def with_reentries(text: str, reentries: int) -> str:
     return f"{text.rstrip()}\n\n[reentry]\nuntil_level = {late}\nmax = {reentries}\n"
 
 
-HARD_STOPS = {"fpc_sit_and_go": "23:45"}
-"""Structures stopped at a time of day unless the event says otherwise (fpc part C: « Si les
-Sit'n Go ne sont pas terminés à 23h45, le classement sera défini par le montant des stacks
-des joueurs encore en jeu »)."""
-
-
 def with_hard_stop(text: str, msg: m.LeagueEventCreate) -> str:
     """A structure's TOML with the event's hard stop (``[server] hard_stop``, see
     server.tournament.hard_stop); ``league.bad_event`` for a time or zone that is none."""
-    stop = msg.hard_stop if msg.hard_stop is not None else HARD_STOPS.get(msg.structure, "")
-    if not stop:
-        return text
-    zone = msg.hard_stop_zone or "Europe/Paris"
-    out = f"{text.rstrip()}\n\n[server]\nhard_stop = {json.dumps(stop)}\n"
-    out += f"hard_stop_zone = {json.dumps(zone)}\n"
-    try:
-        load_tournament(out)
-    except Exception as exc:  # a time or zone that is none, a structure with its own [server]
-        raise LeagueRefusal(RefusalCode.BAD_EVENT, f"hard stop: {exc}"[:300]) from None
-    return out
+    return hard_stop_text(text, *hard_stop_of(msg))
 
 
 def event_result(
@@ -228,6 +213,12 @@ class EventRunner:
         self.cups = CupRunner(
             gateway, store, lambda name: structure_text(self.structures, CUP_STRUCTURE, name)
         )
+        self.nights = NightRunner(
+            gateway,
+            store,
+            lambda structure, name: structure_text(self.structures, structure, name),
+            self.watch,
+        )
 
     # ------------------------------------------------------------------ scheduling
 
@@ -249,6 +240,10 @@ class EventRunner:
         self._check_room(season)
         if kind is EventKind.CUP:
             return self._schedule_cup(season, msg, event_id, name)
+        if msg.night:
+            event = self.nights.schedule(season, msg, event_id, name)
+            self.arm(event)
+            return event
         self._check_target(season, msg)
         qualified_season = self._qualified_season(season, msg)
         text = with_reentries(structure_text(self.structures, msg.structure, name), msg.reentries)
@@ -376,6 +371,9 @@ class EventRunner:
         if event.kind is EventKind.CUP:
             self.cups.start(event)
             return
+        if self.nights.night_of(event) is not None:
+            self.nights.start(event)
+            return
         live = self.g.tournaments.get(event.tournament)
         if live is None:
             return
@@ -441,6 +439,7 @@ class EventRunner:
             log.info("league event %s: finished, %d entries", event_id, result.field_size)
             if event.satellite_of is not None:
                 self.entries.seat_holders(event.satellite_of)
+        self.nights.table_done(event)  # a table of a night: the night may be over
 
     def _stored_results(self, event: LeagueEvent) -> list[dict[str, Any]] | None:
         """The tournament's ``results.json`` rows: in this process's store (its host wrote
@@ -480,12 +479,15 @@ class EventRunner:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="leagues")
 
     def _restore(self, event: LeagueEvent) -> None:
-        if event.kind is EventKind.CUP:
+        if event.kind is EventKind.CUP or self.nights.night_of(event) is not None:
+            runner = self.cups if event.kind is EventKind.CUP else self.nights
             if event.status is EventStatus.RUNNING:
-                self.cups.restore(event)
+                runner.restore(event)
             elif event.status is EventStatus.REGISTERING:
                 self.arm(event)
             return
+        if self.nights.is_table(event) and event.status is not EventStatus.RUNNING:
+            return  # a night's table not started yet: its night enters and starts it
         rows = self._stored_results(event)
         if rows is not None:
             self.finished(event.id, rows)
@@ -500,8 +502,10 @@ class EventRunner:
             # the in-memory coordinator does not resume a tournament that had started
             # (docs/tournaments.md): nothing will finish it
             note = "interrupted: the server stopped while its tournament was not over"
-            self.store.update_event(advance(event, EventStep.CANCEL, note))
+            cancelled = advance(event, EventStep.CANCEL, note)
+            self.store.update_event(cancelled)
             log.warning("league event %s: %s", event.id, note)
+            self.nights.table_done(cancelled)
             return
         self.watch(event, live)
         if event.status is EventStatus.SCHEDULED:

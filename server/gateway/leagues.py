@@ -292,6 +292,8 @@ class LeagueDesk:
         }
         if event.kind is EventKind.CUP:
             out["cup"] = self.events.cups.view(event)
+        if self.events.nights.night_of(event) is not None:
+            out["night"] = self.events.nights.view(event, member)
         out |= self._entries_view(event)
         mine = [t for t in tickets if t.player_id == member]
         if mine:
@@ -332,6 +334,8 @@ class LeagueDesk:
         live = self.g.tournaments.get(tournament)
         entered = live is not None and (player in live.host.names or player in live.host.pending)
         ticket = self.events.entries.holds(event.id, conn.member)
+        # a seat given by a night of Sit'n Gos, as by a ticket: answered with the entry
+        ticket = ticket or self.events.nights.seated(event, conn.member)
         if entered and not (ticket and live is not None and player in live.host.names):
             raise ProtocolError(ErrorCode.ALREADY_REGISTERED, "you are already registered")
         if not entered and not ticket:

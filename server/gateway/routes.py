@@ -24,6 +24,8 @@ def register(g: Gateway, conn: Connection, message: m.Register) -> None:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
     if g.leagues.events.cups.register(conn, message):
         return  # a league's heads-up cup, or one of its games (server.gateway.league_cup)
+    if g.leagues.events.nights.register(conn, message):
+        return  # a league's night of Sit'n Gos (server.gateway.league_night)
     live = g._tournament(message.tournament)
     # a league event: an account may be required, and a member enters under his own id
     player = g.leagues.entry_for(conn, message.tournament)

@@ -30,6 +30,7 @@ __all__ = [
     "FPC_HARD_STOP",
     "hard_stop_reached",
     "is_standings_seating_day",
+    "night_tables",
     "rank_at_hard_stop",
     "tables_by_standings",
 ]
@@ -87,6 +88,24 @@ def tables_by_standings(
         tables.append(tuple(table))
         start += size
     return tuple(tables)
+
+
+def night_tables(
+    day: datetime.date,
+    present: Sequence[str],
+    rows: Sequence[StandingRow],
+    rng: random.Random,
+    *,
+    max_per_table: int = 10,
+    min_per_table: int = 6,
+) -> tuple[tuple[str, ...], ...]:
+    """The tables of a night of Sit'n Gos: composed by the standings on the first Wednesday
+    of a month from January, at random any other night (« par le logiciel de gestion
+    Tournament Director »). Raises :class:`SeatingError` as :func:`tables_by_standings`."""
+    ranked = rows if is_standings_seating_day(day) else ()
+    return tables_by_standings(
+        present, ranked, rng, max_per_table=max_per_table, min_per_table=min_per_table
+    )
 
 
 def hard_stop_reached(now: datetime.time, stop: datetime.time = FPC_HARD_STOP) -> bool:

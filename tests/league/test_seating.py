@@ -62,6 +62,25 @@ def test_tables_are_composed_from_the_standings() -> None:
     assert tables == tables_by_standings(present, rows, random.Random(4))
 
 
+def test_a_night_is_composed_by_the_standings_on_the_first_wednesday_only() -> None:
+    from server.league.seating import night_tables
+
+    ranked = names(12)
+    season = SeasonRules(points=PlaceTable(points=tuple(range(12, 0, -1))))
+    rows = standings(season, [finish("e", ranked, when=day(0))])
+    first = night_tables(datetime.date(2027, 1, 6), ranked, rows, random.Random(1))
+    assert [set(t) for t in first] == [set(ranked[:6]), set(ranked[6:])]  # the leaders' table
+    # another Wednesday: at random; over a few nights the leaders do not always sit together
+    draws = [
+        night_tables(datetime.date(2027, 1, 13), ranked, rows, random.Random(seed))
+        for seed in range(5)
+    ]
+    assert all(sorted(p for t in d for p in t) == sorted(ranked) for d in draws)
+    assert any(set(d[0]) != set(ranked[:6]) for d in draws)
+    with pytest.raises(SeatingError):
+        night_tables(datetime.date(2027, 1, 13), ranked[:5], rows, random.Random(1))
+
+
 def test_table_limits() -> None:
     rows = standings(SeasonRules(points=PlaceTable(points=(1,))), [finish("e", names(12))])
     assert [len(t) for t in tables_by_standings(names(12), rows, random.Random(0))] == [6, 6]
