@@ -286,6 +286,12 @@ class EventRunner:
         its own (server.gateway.league_cup)."""
         if msg.satellite_of or msg.seats or msg.qualified_top or msg.qualified_season:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "a cup has no seats nor qualification")
+        if self.g.redis is not None:
+            # its bracket is moved on by the process that drew it, and a restart replays the
+            # game in play: across processes two could play it (docs/leagues.md)
+            raise LeagueRefusal(
+                RefusalCode.BAD_EVENT, "a heads-up cup runs on a server of one process (no --redis)"
+            )
         event = LeagueEvent(
             id=event_id,
             league=season.league,

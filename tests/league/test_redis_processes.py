@@ -109,6 +109,15 @@ async def test_a_league_event_runs_across_two_processes_and_is_stored_once(
             ),
         )
         assert isinstance(scheduled, m.League), scheduled
+        # a heads-up cup is refused here: its bracket moves on in one process only
+        cup = await answer(
+            desk,
+            m.LeagueEventCreate(
+                member=ana.token, league=made.league, season=season, name="Coupe",
+                kind="cup", structure="", starts_at=starts_at, id=40,
+            ),
+        )  # fmt: skip
+        assert isinstance(cup, m.Error) and cup.code == "league.bad_event", cup
         event = event_of(scheduled, "Etape 1")
         tid = event["tournament"]
         assert event_of(await league_now(bobs, bob.token, made.league), "Etape 1")["status"] == (
