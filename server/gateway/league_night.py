@@ -182,49 +182,58 @@ class NightRunner:
     # ------------------------------------------------------------------ the night
 
     def start(self, event: LeagueEvent) -> bool:
-        """The night's time: its tables composed, recorded, then made and started (True);
+        """The night's time: its tables composed and recorded (in the night's state first,
+        then as events: a crash in between finds them again), then made and started (True);
         or it stays registering with a note (too few to fill a table)."""
         state = self.night_of(event) or {"night": True, "registered": {}}
         names: dict[str, str] = state["registered"]
         config, _ = load_tournament(self.text(event, event.name))  # the tables' sizes
-        season = self.store.season(event.season)
-        rows = () if season is None else scored_standings(season, self.store.results(season.id))[0]
-        try:
-            tables = night_tables(
-                event_date(event),
-                sorted(names),
-                rows,
-                self.rng,
-                max_per_table=config.table_size,
-                min_per_table=config.min_players,
-            )
-        except SeatingError as exc:
-            note = f"not started at its time: {len(names)} registered ({exc})"
-            self.store.update_event(dataclasses.replace(event, note=note))
-            return False
+        if "tables" not in state:
+            try:
+                tables = self._compose(event, sorted(names), config.table_size, config.min_players)
+            except SeatingError as exc:
+                note = f"not started at its time: {len(names)} registered ({exc})"
+                self.store.update_event(dataclasses.replace(event, note=note))
+                return False
+            state["tables"] = [f"{event.id}t{k}" for k in range(1, len(tables) + 1)]
+            state["seats"] = [list(t) for t in tables]
+            self.store.save_event_state(event.id, state)
         children = []
-        for k, players in enumerate(tables, start=1):
-            child = LeagueEvent(
-                id=f"{event.id}t{k}",
-                league=event.league,
-                season=event.season,
-                name=f"{event.name} — table {k}"[:64],
-                kind=event.kind,
-                structure=event.structure,
-                starts_at=event.starts_at,
-                requires_account=True,
-                tournament=f"{event.tournament}t{k}",
-                final_table_size=config.final_table_size,
-            )
-            self.store.add_event(child)
-            self.store.save_event_state(child.id, {"table_of": event.id, "players": list(players)})
+        for k, (table, players) in enumerate(zip(state["tables"], state["seats"], strict=True)):
+            child = self.store.event(table)
+            if child is None:
+                child = LeagueEvent(
+                    id=table,
+                    league=event.league,
+                    season=event.season,
+                    name=f"{event.name} — table {k + 1}"[:64],
+                    kind=event.kind,
+                    structure=event.structure,
+                    starts_at=event.starts_at,
+                    requires_account=True,
+                    tournament=f"{event.tournament}t{k + 1}",
+                    final_table_size=config.final_table_size,
+                )
+                self.store.add_event(child)
+            if self.store.event_state(table) is None:
+                self.store.save_event_state(table, {"table_of": event.id, "players": players})
             children.append(child)
-        state["tables"] = [c.id for c in children]
-        self.store.save_event_state(event.id, state)
         self.store.update_event(advance(event, EventStep.START))
         for child in children:
             self._open(child, names)
         return True
+
+    def _compose(
+        self, event: LeagueEvent, members: list[str], most: int, least: int
+    ) -> tuple[tuple[str, ...], ...]:
+        """The night's tables (server.league.seating.night_tables), by this season's
+        standings as they are now; SeatingError for nobody or too few."""
+        if not members:
+            raise SeatingError("nobody registered")
+        season = self.store.season(event.season)
+        rows = () if season is None else scored_standings(season, self.store.results(season.id))[0]
+        day = event_date(event)
+        return night_tables(day, members, rows, self.rng, max_per_table=most, min_per_table=least)
 
     def _open(self, child: LeagueEvent, names: dict[str, str]) -> None:
         """Make a table's tournament (or take the one a restart brought back, empty), enter

@@ -55,6 +55,15 @@ async def test_a_night_is_split_into_tables_played_and_scored(launch: Launch) ->
         ),
     )  # fmt: skip
     assert isinstance(created, m.League), created
+    empty = await answer(
+        desk,
+        m.LeagueEventCreate(
+            member=token, league=made.league, season=sid, name="Mercredi vide", kind="sit_and_go",
+            structure="fpc_sit_and_go", starts_at=int(time.time()) + 4, night=True,
+            hard_stop="", id=21,
+        ),
+    )  # fmt: skip
+    assert isinstance(empty, m.League), empty
     night = event_of(created, "Mercredi")
     assert night["night"] == {"registered": 0, "tables": []}
     bots: dict[str, Bot] = {}
@@ -70,6 +79,9 @@ async def test_a_night_is_split_into_tables_played_and_scored(launch: Launch) ->
         bots[login] = bot
     view = await wait_status(desk, token, made.league, "Mercredi", "running", 20)
     tables = event_of(view, "Mercredi")["night"]["tables"]
+    # a night nobody registered for does not start, and says why
+    alone = event_of(await league_now(desk, token, made.league), "Mercredi vide")
+    assert alone["status"] == "registering" and "nobody registered" in alone["note"], alone
     assert [len(t["players"]) for t in tables] == [6, 6]  # « de 6 à 10 joueurs »
     names = sorted(p for t in tables for p in t["players"])
     assert names == sorted(LOGINS)
