@@ -7,8 +7,8 @@ Ana and Bob register on time from the league page; Cat, once the event has start
 page's button; after the event, every page's standings are the server's, each player scored
 on his best entry.
 
-The server runs its clocks 120 times faster (levels of 25 minutes last 12.5 s, the late
-registration 25 s: time enough for a page's click); the seats are played over the wire with
+The server runs its clocks 80 times faster (levels of 25 minutes last 18.75 s, the late
+registration 37.5 s: time enough for a page's click); the seats are played over the wire with
 the tokens the pages got (Cat all-in every hand, Ana and Bob call), as in
 tests/web/test_leagues.py."""
 
@@ -26,7 +26,7 @@ from .test_league_cup import Member
 from .test_leagues import PHONE, Seat, create_account, get_json, standings_shown
 
 OpenClient = Callable[..., Client]
-CLOCK = 120
+CLOCK = 80
 
 
 @pytest.fixture(scope="module")
