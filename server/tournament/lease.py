@@ -161,6 +161,11 @@ class Lease:
         """
         period = self.ttl_ms / 3000 if interval is None else interval
         while True:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                # a cancellation that redis-py swallowed whole (caught mid-command and not
+                # raised again): the request still stands, and a cancelled holder stops
+                raise asyncio.CancelledError
             try:
                 if not self.held:
                     if await self.acquire() and on_acquired is not None:

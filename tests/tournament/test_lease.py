@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -154,3 +155,40 @@ async def test_run_calls_back_on_acquired_and_on_lost(
     task_b.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(task_b, 5)
+
+
+@pytest.mark.asyncio
+async def test_a_cancellation_swallowed_by_the_client_still_stops_the_holder(
+    client: aioredis.Redis, redis_prefix: str
+) -> None:
+    """Seen in CI under load: the cancelled holder went on renewing (the client caught the
+    cancellation mid-command and returned). The request stands: the holder stops."""
+    lease = Lease(client, f"{redis_prefix}:director", "a", ttl_ms=300)
+    renewing = asyncio.Event()
+
+    eaten: list[bool] = []
+
+    async def swallowing(*args: object, **kwargs: object) -> int:
+        renewing.set()
+        if eaten:  # once only: a regression fails this test instead of hanging it
+            await asyncio.sleep(1.0)
+            return 1
+        with contextlib.suppress(asyncio.CancelledError):  # a client that eats it, answers
+            await asyncio.sleep(1.0)
+        eaten.append(True)
+        return 1
+
+    task = asyncio.create_task(lease.run())
+    await wait_until(lambda_holds(lease))
+    lease._renew = swallowing  # type: ignore[method-assign]
+    await asyncio.wait_for(renewing.wait(), 2)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 2)
+
+
+def lambda_holds(lease: Lease) -> Callable[[], Awaitable[bool]]:
+    async def holds() -> bool:
+        return lease.held
+
+    return holds
