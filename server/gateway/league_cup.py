@@ -29,10 +29,10 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from protocol import ErrorCode, ProtocolError, encode
+from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
 from server.gateway.connection import Connection
-from server.gateway.league_entries import MEMBER_PREFIX, league_player
+from server.gateway.league_entries import MEMBER_PREFIX, enter_member, league_player
 from server.league.cup import Bracket, draw_cup
 from server.league.model import (
     EventStatus,
@@ -98,21 +98,8 @@ class CupRunner:
         event = self.store.event_of_tournament(msg.tournament)
         if event is None or event.kind is not EventKind.CUP:
             return False
-        member = conn.member
-        if member is None:
-            raise ProtocolError(
-                RefusalCode.ACCOUNT_REQUIRED.value, "the cup is for members: log in first"
-            )
-        if event.status is not EventStatus.REGISTERING:
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the cup's registration is closed")
         state = self.store.event_state(event.id) or {"registered": {}}
-        entered: dict[str, str] = state["registered"]
-        if member not in entered:
-            entered[member] = conn.nickname or member
-            self.store.save_event_state(event.id, state)
-        player = f"{MEMBER_PREFIX}{member}"
-        reply = m.Registered(tournament=event.tournament, player=player, token="", ref=msg.id)
-        conn.deliver(encode(reply))
+        enter_member(self.store, event, state, conn, msg, "cup")
         return True
 
     def _is_cup(self, tournament: str) -> bool:

@@ -26,7 +26,9 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from protocol import ProtocolError
+from protocol import ErrorCode, ProtocolError, encode
+from protocol import messages as m
+from server.gateway.connection import Connection
 from server.league.errors import LeagueConfigError
 from server.league.model import EventStatus, LeagueEvent, RefusalCode, Season
 from server.league.results import EventResult
@@ -38,7 +40,14 @@ from server.tournament.decisions import RefusalReason, Refused, Registered
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
 
-__all__ = ["MEMBER_PREFIX", "Entries", "league_player", "scored_standings", "ticket_json"]
+__all__ = [
+    "MEMBER_PREFIX",
+    "Entries",
+    "enter_member",
+    "league_player",
+    "scored_standings",
+    "ticket_json",
+]
 
 log = logging.getLogger("brasseur.leagues")
 
@@ -51,6 +60,34 @@ _OPEN = (EventStatus.REGISTERING, EventStatus.RUNNING)
 def league_player(pid: str) -> str:
     """The league's id of a tournament's player: the member id of ``m.<member>``."""
     return pid.removeprefix(MEMBER_PREFIX)
+
+
+def enter_member(
+    store: LeagueBook,
+    event: LeagueEvent,
+    state: dict[str, Any],
+    conn: Connection,
+    msg: m.Register,
+    what: str,
+) -> None:
+    """A member's ``register`` for an event the league plays itself (a cup, a night): kept
+    once in the event's state (``registered``: member -> name) while it registers, answered
+    ``registered`` without a token (no table yet). ``league.account_required`` for a guest,
+    ``out_of_range`` once registration is closed. ``what`` names the event in the words."""
+    member = conn.member
+    if member is None:
+        raise ProtocolError(
+            RefusalCode.ACCOUNT_REQUIRED.value, f"the {what} is for members: log in first"
+        )
+    if event.status is not EventStatus.REGISTERING:
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"the {what}'s registration is closed")
+    entered: dict[str, str] = state.setdefault("registered", {})
+    if member not in entered:
+        entered[member] = conn.nickname or member
+        store.save_event_state(event.id, state)
+    player = f"{MEMBER_PREFIX}{member}"
+    reply = m.Registered(tournament=event.tournament, player=player, token="", ref=msg.id)
+    conn.deliver(encode(reply))
 
 
 def scored_standings(

@@ -30,10 +30,9 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
 from server.gateway.connection import Connection
-from server.gateway.league_entries import MEMBER_PREFIX, scored_standings
+from server.gateway.league_entries import MEMBER_PREFIX, enter_member, scored_standings
 from server.league.errors import SeatingError
 from server.league.model import (
     EventStatus,
@@ -164,19 +163,7 @@ class NightRunner:
         state = None if event is None else self.night_of(event)
         if event is None or state is None:
             return False
-        member = conn.member
-        if member is None:
-            raise ProtocolError(
-                RefusalCode.ACCOUNT_REQUIRED.value, "the night is for members: log in first"
-            )
-        if event.status is not EventStatus.REGISTERING:
-            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the night's registration is closed")
-        if member not in state["registered"]:
-            state["registered"][member] = conn.nickname or member
-            self.store.save_event_state(event.id, state)
-        player = f"{MEMBER_PREFIX}{member}"
-        reply = m.Registered(tournament=event.tournament, player=player, token="", ref=msg.id)
-        conn.deliver(encode(reply))
+        enter_member(self.store, event, state, conn, msg, "night")
         return True
 
     # ------------------------------------------------------------------ the night
