@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import resource
 import secrets
 import socket
@@ -60,6 +61,9 @@ from server.tournament.redis_coordinator import RedisLink
 __all__ = ["Gateway", "Metrics"]
 
 log = logging.getLogger("brasseur.gateway")
+
+_TID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+"""A tournament id worth asking Redis about (any other is no tournament)."""
 
 HOST_TOKEN_SECONDS = 30 * 86400
 """A table creator's token lasts 30 days (an idle friends table is dropped after a day)."""
@@ -265,10 +269,32 @@ class Gateway:
         log.info("table %s: idle, closed and dropped (hand records kept)", table)
 
     def _tournament(self, tid: str) -> LiveTournament:
-        live = self.tournaments.get(tid)
+        live = self.attach_tournament(tid)
         if live is None:
             raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no tournament {tid!r}")
         return live
+
+    def attach_tournament(self, tid: str) -> LiveTournament | None:
+        """The tournament ``tid`` this process runs. With ``--redis``, one that another
+        process recorded since this one started (a league's event, a cup's game) is run here
+        from now on, as it would be from the next start; None for no such tournament, or one
+        finished."""
+        live = self.tournaments.get(tid)
+        if live is not None or self.redis is None or not _TID.fullmatch(tid):
+            return live
+        text = self.redis.tournament_text(tid)
+        if text is None:
+            return None
+        log.info("tournament %s: recorded by another process, run here from now", tid)
+        live = self._run_tournament(tid, text)
+        self.leagues.events.taken_up(live)
+        return live
+
+    def tournament_recorded(self, tid: str) -> bool:
+        """``tid`` was ever recorded (running, finished, or cut by a restart)."""
+        if self.redis is not None:
+            return self.redis.tournament_text(tid, finished=True) is not None
+        return tid in self.tournaments or bool(self.store.get_meta(f"tournament:{tid}:config"))
 
     def director_link(self, tid: str, base: str) -> str:
         token = self.auth.director(tid)

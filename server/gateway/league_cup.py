@@ -14,26 +14,43 @@ repêchage, the bracket saved after every game, the final places stored as the e
 - **Results**: the game's winner wins a game of the match (:meth:`Bracket.record_game`); a
   match not decided plays its next game, a decided one sends its winner on; the state (the
   bracket and the games in play) is saved after each, before the next game is created.
-- **Restart**: a game cut by a restart (its in-memory tournament is not resumed, as for any
-  tournament: docs/tournaments.md) is played again from the start; games already won stay
-  won (they are in the saved bracket).
+
+**One state, changed in one step** (server.league.cup_state): the draw, each game won and
+each game given to a match are read-change-writes of the cup's stored state, applied once
+whoever applies them. The cup moves on by :meth:`CupRunner.reconcile`, which any process may
+run at any time: it records the games whose result is stored, draws or allocates what is
+due, and makes sure every game in play exists and runs here. With ``--redis`` every process
+runs it (at a game's end, which every process running the game sees, and every
+:data:`~server.gateway.league_events.SWEEP_SECONDS`): a process killed in the middle of a
+cup leaves its games to the others, which take them over as Redis tournaments (resumed where
+they were, not replayed), and a member reaching any process joins his game there.
+
+**Restart of a server of one process**: a game cut by a restart (its in-memory tournament is
+not resumed, as for any tournament: docs/tournaments.md) is played again from the start
+under a new id; games already won stay won (they are in the saved bracket).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from protocol import ErrorCode, ProtocolError
+from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
 from server.gateway.connection import Connection
-from server.gateway.league_entries import MEMBER_PREFIX, enter_member, league_player
-from server.league.cup import Bracket, draw_cup
+from server.gateway.league_entries import (
+    MEMBER_PREFIX,
+    enter_member,
+    league_player,
+    stored_results,
+)
+from server.league import cup_state
+from server.league.cup import Bracket
+from server.league.cup_state import MIN_CUP
 from server.league.model import (
     EventStatus,
     EventStep,
@@ -45,6 +62,7 @@ from server.league.model import (
 from server.league.results import Entry, EventKind, EventResult
 from server.league.store import LeagueBook
 from server.tournament.decisions import Finished
+from server.tournament.live import LiveTournament
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
@@ -55,8 +73,6 @@ log = logging.getLogger("brasseur.leagues")
 
 CUP_STRUCTURE = "fpc_cup_heads_up"
 """The shipped structure of one game of a match (docs/tournaments/fpc_cup_heads_up.toml)."""
-MIN_CUP = 3
-"""The fewest players a cup is drawn for (two play a single heads-up, not a cup)."""
 
 
 class CupRunner:
@@ -74,8 +90,8 @@ class CupRunner:
         self.game_text = game_text
         """The TOML of one game, named ``name``."""
         self.rng = rng or random.SystemRandom()
-        self.games: dict[str, tuple[str, str]] = {}
-        """Game tournament id -> (event id, match id), for the games in play."""
+        self.watched: set[str] = set()
+        """The games this process observes (one observer each)."""
 
     # ------------------------------------------------------------------ registration
 
@@ -87,8 +103,9 @@ class CupRunner:
     def register(self, conn: Connection, msg: m.Register) -> bool:
         """A ``register`` for a cup (its registration) or one of its games (a player joins
         his game); False for any other tournament."""
-        if msg.tournament in self.games:
-            self._join_game(conn, msg)
+        found = self._game_of(msg.tournament)
+        if found is not None:
+            self._join_game(conn, msg, *found)
             return True
         base, game, number = msg.tournament.rpartition("_g")
         if game and number.isdigit() and self._is_cup(base):
@@ -98,97 +115,123 @@ class CupRunner:
         event = self.store.event_of_tournament(msg.tournament)
         if event is None or event.kind is not EventKind.CUP:
             return False
-        state = self.store.event_state(event.id) or {"registered": {}}
-        enter_member(self.store, event, state, conn, msg, "cup")
+        enter_member(self.store, event, conn, msg, "cup")
         return True
 
     def _is_cup(self, tournament: str) -> bool:
         event = self.store.event_of_tournament(tournament)
         return event is not None and event.kind is EventKind.CUP
 
-    def _join_game(self, conn: Connection, msg: m.Register) -> None:
-        """A player of the game's match takes his seat there (his entry is the cup's)."""
-        from server.gateway.league_events import register_as
+    def _game_of(self, tid: str) -> tuple[LeagueEvent, str] | None:
+        """The cup and the match whose game in play is ``tid`` (from the stored state: any
+        process answers alike)."""
+        base, game, number = tid.rpartition("_g")
+        if not game or not number.isdigit():
+            return None
+        event = self.store.event_of_tournament(base)
+        if event is None or event.kind is not EventKind.CUP:
+            return None
+        match = cup_state.game_of(self.store.event_state(event.id), tid)
+        return None if match is None else (event, match)
 
-        event_id, match_id = self.games[msg.tournament]
-        state = self.store.event_state(event_id)
+    def _join_game(
+        self, conn: Connection, msg: m.Register, event: LeagueEvent, match_id: str
+    ) -> None:
+        """A player of the game's match takes his seat there (his entry is the cup's)."""
+        state = self.store.event_state(event.id)
         member = conn.member
         if state is None or member is None:
             raise ProtocolError(RefusalCode.ACCOUNT_REQUIRED.value, "log in as a player of it")
         match = Bracket.from_state(state["bracket"]).match(match_id)
         if member not in match.players:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "this game is another match's")
-        live = self.g.tournaments[msg.tournament]
+        live = self._run_game(event, state, match_id, msg.tournament)
+        if live is None:
+            raise ProtocolError(ErrorCode.OUT_OF_RANGE, "this game of the cup is over")
+        # the cup entered him: his seat token, as for any registered player (not a second
+        # registration, which a process that just took the game up would send before it has
+        # read the director's decisions, and have refused)
+        player = f"{MEMBER_PREFIX}{member}"
+        token = live.host.player_token(player, state["registered"].get(member, member))
         conn.tournaments.add(msg.tournament)
         conn.registered.add(msg.tournament)
-        register_as(live, conn, f"{MEMBER_PREFIX}{member}", conn.nickname or member, msg.id)
+        reply = m.Registered(tournament=msg.tournament, player=player, token=token, ref=msg.id)
+        conn.deliver(encode(reply))
+        live.host.follow(conn, token)
 
     # ------------------------------------------------------------------ the cup
 
     def start(self, event: LeagueEvent) -> bool:
         """The cup's time: drawn and started (True), or left registering with a note."""
-        state = self.store.event_state(event.id) or {"registered": {}}
-        entered = state["registered"]
-        if len(entered) < MIN_CUP:
-            note = f"not started at its time: {len(entered)} registered, {MIN_CUP} needed"
-            self.store.update_event(_noted(event, note))
+        state = self.store.change_event_state(event.id, cup_state.drawn(self.rng))
+        if state is None or "bracket" not in state:
+            have = len((state or {}).get("registered", {}))
+            note = f"not started at its time: {have} registered, {MIN_CUP} needed"
+            self.store.update_event(dataclasses.replace(event, note=note))
             return False
-        bracket = draw_cup(sorted(entered), self.rng)
-        state |= {"bracket": bracket.to_state(), "games": {}, "next_game": 0}
-        self.store.save_event_state(event.id, state)  # the draw is kept before anything is played
-        self.store.update_event(advance(event, EventStep.START))
-        self.play(event.id)
+        if event.status is EventStatus.REGISTERING:  # whoever drew (the draw is kept first)
+            self.store.update_event(advance(event, EventStep.START))
+        self.reconcile(event.id)
         return True
 
-    def play(self, event_id: str) -> None:
-        """Create the games the bracket waits for: the repêchage drawn first when due; a
-        match with a game in play is left to it."""
+    def reconcile(self, event_id: str) -> None:
+        """Bring the cup up to date, from its stored state whoever wrote it: the games whose
+        result is stored recorded, the repêchage drawn and the next games given when due (each
+        once, whichever process is first), every game in play made if missing and run and
+        watched here; the result stored once the bracket is complete."""
         event = self.store.event(event_id)
         state = self.store.event_state(event_id)
         if event is None or state is None or event.status is not EventStatus.RUNNING:
+            return
+        for match_id, tid in list(state.get("games", {}).items()):
+            winner = self._stored_winner(tid)
+            if winner is not None:
+                self._record(event_id, match_id, tid, winner)
+        state = self.store.change_event_state(
+            event_id, cup_state.allocated(event.tournament, self.rng)
+        )
+        if state is None or "bracket" not in state:
             return
         bracket = Bracket.from_state(state["bracket"])
         if bracket.finished:
             self._finish(event, bracket, state)
             return
-        if not bracket.ready_matches() and bracket.repechage_needed():
-            bracket = bracket.draw_repechage(self.rng)
-            state["bracket"] = bracket.to_state()
-            self.store.save_event_state(event_id, state)
-        new: list[tuple[str, str, tuple[str, str]]] = []
-        for match in bracket.ready_matches():
-            if match.match_id in state["games"]:
-                continue
-            state["next_game"] += 1
-            tid = f"{event.tournament}_g{state['next_game']}"
-            state["games"][match.match_id] = tid
-            a, b = match.players
-            assert a is not None and b is not None
-            new.append((tid, match.match_id, (a, b)))
-        if new:
-            self.store.save_event_state(event_id, state)  # recorded first: a restart finds them
-        for tid, match_id, players in new:
-            self._game(event, state, tid, match_id, players)
+        for match_id, tid in state["games"].items():
+            self._run_game(event, state, match_id, tid)
 
-    def _game(
-        self,
-        event: LeagueEvent,
-        state: dict[str, Any],
-        tid: str,
-        match_id: str,
-        players: tuple[str, str],
-    ) -> None:
+    def _run_game(
+        self, event: LeagueEvent, state: dict[str, Any], match_id: str, tid: str
+    ) -> LiveTournament | None:
+        """The game ``tid`` running here and watched: made (its two players entered) if
+        nobody made it yet, else run here as it is (with ``--redis``, one another process
+        made); None for a game over or cut by a restart."""
+        live = self.g.attach_tournament(tid)
+        made = False
+        if live is None:
+            if self.g.tournament_recorded(tid):
+                return None  # over (its result is read next), or cut (restore replaces it)
+            names: dict[str, str] = state["registered"]
+            match = Bracket.from_state(state["bracket"]).match(match_id)
+            a, b = match.players
+            label = f"{event.name} — {match_id} — {names.get(a or '')} v {names.get(b or '')}"
+            live = self.g.add_tournament(tid, self.game_text(f"{label} ({sum(match.score) + 1})"))
+            made = True
+        if tid not in self.watched:
+            self.watched.add(tid)
+            live.host.observers.append(functools.partial(self._observe, tid))
+            if made or live.host.registrations < 2:
+                # entered by the cup (the director refuses a second entry of a player: a
+                # process taking over a game someone made enters them again, harmlessly)
+                self._enter_players(live, state, match_id)
+        return live
+
+    def _enter_players(self, live: LiveTournament, state: dict[str, Any], match_id: str) -> None:
         names: dict[str, str] = state["registered"]
-        score = Bracket.from_state(state["bracket"]).match(match_id).score
-        label = f"{event.name} — {match_id} — {names[players[0]]} v {names[players[1]]}"
-        live = self.g.add_tournament(tid, self.game_text(f"{label} ({sum(score) + 1})"))
-        self.games[tid] = (event.id, match_id)
-        live.host.observers.append(functools.partial(self._observe, tid))
         assert live.coordinator is not None
-        for member in players:  # entered by the cup; it starts once both are in
-            live.coordinator.submit(
-                "register", {"player": f"{MEMBER_PREFIX}{member}", "name": names[member]}
-            )
+        for member in Bracket.from_state(state["bracket"]).match(match_id).players:
+            if member is not None:  # it starts once both are in
+                player = {"player": f"{MEMBER_PREFIX}{member}", "name": names.get(member, member)}
+                live.coordinator.submit("register", player)
 
     def _observe(self, tid: str, decisions: list[Any]) -> None:
         """The host's observer of a game: never raises (the game goes on)."""
@@ -203,19 +246,18 @@ class CupRunner:
     def game_won(self, tid: str, winner: str) -> None:
         """``winner`` (a member id) won the game ``tid``: the bracket moves on, saved, and
         the games that follow are created."""
-        found = self.games.pop(tid, None)
+        found = self._game_of(tid)
         if found is None:
-            return
-        event_id, match_id = found
-        state = self.store.event_state(event_id)
-        if state is None or state["games"].get(match_id) != tid:
-            return  # a game replaced after a restart
-        bracket = Bracket.from_state(state["bracket"]).record_game(match_id, winner)
-        del state["games"][match_id]
-        state["bracket"] = bracket.to_state()
-        self.store.save_event_state(event_id, state)
-        log.info("cup %s: %s won a game of %s", event_id, winner, match_id)
-        self.play(event_id)
+            return  # recorded already (by another process), or a game replaced
+        event, match_id = found
+        self._record(event.id, match_id, tid, winner)
+        self.reconcile(event.id)
+
+    def _record(self, event_id: str, match_id: str, tid: str, winner: str) -> None:
+        before = self.store.event_state(event_id)
+        after = self.store.change_event_state(event_id, cup_state.recorded(match_id, tid, winner))
+        if before != after:
+            log.info("cup %s: %s won a game of %s (%s)", event_id, winner, match_id, tid)
 
     def _finish(self, event: LeagueEvent, bracket: Bracket, state: dict[str, Any]) -> None:
         entries = tuple(Entry(player_id=p, place=place) for p, place in bracket.places())
@@ -233,28 +275,27 @@ class CupRunner:
     # ------------------------------------------------------------------ restart
 
     def restore(self, event: LeagueEvent) -> None:
-        """A running cup after a restart: a game finished meanwhile counts (its stored
-        result), a game cut is played again, the others are created."""
+        """A running cup after a restart. With ``--redis`` its games are Redis tournaments:
+        resumed, and the cup goes on (:meth:`reconcile`). On one process, a game whose
+        in-memory tournament the restart cut (no result, not brought back) is dropped first,
+        to be played again under a new id."""
         state = self.store.event_state(event.id)
         if state is None or "bracket" not in state:
             return
-        for match_id, tid in list(state["games"].items()):
-            winner = self._stored_winner(tid)
-            if winner is not None:
-                self.games[tid] = (event.id, match_id)
-                self.game_won(tid, winner)
-                state = self.store.event_state(event.id) or state
-                continue
-            del state["games"][match_id]  # cut by the restart: played again
-        self.store.save_event_state(event.id, state)
-        self.play(event.id)
+        if self.g.redis is None:
+            cut = frozenset(
+                tid
+                for tid in state["games"].values()
+                if self._stored_winner(tid) is None and tid not in self.g.tournaments
+            )
+            if cut:
+                self.store.change_event_state(event.id, cup_state.dropped(cut))
+                log.info("cup %s: games cut by the restart, played again: %s", event.id, cut)
+        self.reconcile(event.id)
 
     def _stored_winner(self, tid: str) -> str | None:
-        text = self.g.store.get_meta(f"tournament:{tid}:results.json")
-        if text is None:
-            return None
-        rows = json.loads(text)["results"]
-        first = [r for r in rows if int(r["place"]) == 1]
+        rows = stored_results(self.g, tid)
+        first = [r for r in rows or () if int(r["place"]) == 1]
         return league_player(str(first[0]["player_id"])) if first else None
 
     def view(self, event: LeagueEvent) -> dict[str, Any]:

@@ -22,6 +22,7 @@ winners, by their tickets, and, at an event for qualified players only, the rank
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
 from server.gateway.connection import Connection
+from server.league.book import StateChange
 from server.league.errors import LeagueConfigError
 from server.league.model import EventStatus, LeagueEvent, RefusalCode, Season
 from server.league.results import EventResult
@@ -36,16 +38,20 @@ from server.league.satellite import Ticket, issue_tickets, qualified_players
 from server.league.standings import StandingRow, standings
 from server.league.store import LeagueBook
 from server.tournament.decisions import RefusalReason, Refused, Registered
+from server.tournament.redis_link import as_text
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
 
 __all__ = [
     "MEMBER_PREFIX",
+    "Closed",
     "Entries",
     "enter_member",
+    "entering",
     "league_player",
     "scored_standings",
+    "stored_results",
     "ticket_json",
 ]
 
@@ -65,29 +71,67 @@ def league_player(pid: str) -> str:
 def enter_member(
     store: LeagueBook,
     event: LeagueEvent,
-    state: dict[str, Any],
     conn: Connection,
     msg: m.Register,
     what: str,
 ) -> None:
     """A member's ``register`` for an event the league plays itself (a cup, a night): kept
-    once in the event's state (``registered``: member -> name) while it registers, answered
-    ``registered`` without a token (no table yet). ``league.account_required`` for a guest,
-    ``out_of_range`` once registration is closed. ``what`` names the event in the words."""
+    once in the event's state (:func:`entering`, one read-change-write: two processes
+    registering two members at once keep both, and a registration racing the draw is
+    either in it or refused), answered ``registered`` without a token (no table yet).
+    ``league.account_required`` for a guest, ``out_of_range`` once registration is closed.
+    ``what`` names the event in the words."""
     member = conn.member
     if member is None:
         raise ProtocolError(
             RefusalCode.ACCOUNT_REQUIRED.value, f"the {what} is for members: log in first"
         )
+    closed = ProtocolError(ErrorCode.OUT_OF_RANGE, f"the {what}'s registration is closed")
     if event.status is not EventStatus.REGISTERING:
-        raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"the {what}'s registration is closed")
-    entered: dict[str, str] = state.setdefault("registered", {})
-    if member not in entered:
-        entered[member] = conn.nickname or member
-        store.save_event_state(event.id, state)
+        raise closed
+    try:
+        store.change_event_state(event.id, entering(member, conn.nickname or member))
+    except Closed:
+        raise closed from None
     player = f"{MEMBER_PREFIX}{member}"
     reply = m.Registered(tournament=event.tournament, player=player, token="", ref=msg.id)
     conn.deliver(encode(reply))
+
+
+class Closed(Exception):
+    """A registration the event's state refuses: its tables or bracket are drawn."""
+
+
+def entering(member: str, name: str) -> StateChange:
+    """The state with ``member`` (as ``name``) in its ``registered``, once;
+    :class:`Closed` once a cup's bracket or a night's tables are drawn."""
+
+    def change(state: dict[str, Any] | None) -> dict[str, Any] | None:
+        state = state if state is not None else {"registered": {}}
+        if "bracket" in state or "tables" in state:
+            raise Closed
+        registered: dict[str, str] = state.setdefault("registered", {})
+        if member in registered:
+            return None
+        registered[member] = name
+        return state
+
+    return change
+
+
+def stored_results(g: Gateway, tid: str) -> list[dict[str, Any]] | None:
+    """The tournament's ``results.json`` rows: in this process's store (its host wrote them
+    at ``Finished``), else, with ``--redis``, in Redis (the director wrote them there: the
+    tournament may have finished in another process, or while this one was down)."""
+    text = g.store.get_meta(f"tournament:{tid}:results.json")
+    link = g.redis
+    if text is None and link is not None:
+        raw = link.client.get(f"{link.tournament_prefix(tid)}:results.json")
+        text = None if raw is None else as_text(raw)
+    if text is None:
+        return None
+    rows: list[dict[str, Any]] = json.loads(text)["results"]
+    return rows
 
 
 def scored_standings(

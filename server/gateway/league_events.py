@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
 from server.gateway.league_cup import CUP_STRUCTURE, CupRunner
-from server.gateway.league_entries import MEMBER_PREFIX, Entries, league_player
+from server.gateway.league_entries import MEMBER_PREFIX, Entries, league_player, stored_results
 from server.gateway.league_night import NightRunner, hard_stop_of, hard_stop_text
 from server.league.errors import ResultError
 from server.league.model import (
@@ -65,7 +65,6 @@ from server.tournament.decisions import (
     TableAssignment,
 )
 from server.tournament.live import LiveTournament, load_tournament
-from server.tournament.redis_link import as_text
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
@@ -208,6 +207,10 @@ class EventRunner:
         self.now = now
         self.structures = structures
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.armed: set[str] = set()
+        """The events this process has timed (from their creation, its start, or taken up)."""
+        self.watched: set[str] = set()
+        """The tournaments this process observes (one observer each)."""
         self._sweeper: asyncio.Task[None] | None = None
         self.entries = Entries(gateway, store)
         self.cups = CupRunner(
@@ -286,12 +289,6 @@ class EventRunner:
         its own (server.gateway.league_cup)."""
         if msg.satellite_of or msg.seats or msg.qualified_top or msg.qualified_season:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "a cup has no seats nor qualification")
-        if self.g.redis is not None:
-            # its bracket is moved on by the process that drew it, and a restart replays the
-            # game in play: across processes two could play it (docs/leagues.md)
-            raise LeagueRefusal(
-                RefusalCode.BAD_EVENT, "a heads-up cup runs on a server of one process (no --redis)"
-            )
         event = LeagueEvent(
             id=event_id,
             league=season.league,
@@ -362,6 +359,7 @@ class EventRunner:
             return
         delay = max(0.0, event.starts_at - self.now())
         self.timers[event.id] = loop.call_later(delay, self._due, event.id)
+        self.armed.add(event.id)
 
     def _due(self, event_id: str) -> None:
         self.timers.pop(event_id, None)
@@ -380,7 +378,7 @@ class EventRunner:
         if self.nights.night_of(event) is not None:
             self.nights.start(event)
             return
-        live = self.g.tournaments.get(event.tournament)
+        live = self.g.attach_tournament(event.tournament)
         if live is None:
             return
         have, need = live.host.registrations, live.host.config.min_players
@@ -399,7 +397,9 @@ class EventRunner:
     # ------------------------------------------------------------------ the tournament
 
     def watch(self, event: LeagueEvent, live: LiveTournament) -> None:
-        live.host.observers.append(functools.partial(self._observe, event.id))
+        if live.tid not in self.watched:
+            self.watched.add(live.tid)
+            live.host.observers.append(functools.partial(self._observe, event.id))
 
     def _observe(self, event_id: str, decisions: list[Any]) -> None:
         """Called by the host with every batch of decisions, before it applies them: never
@@ -448,18 +448,7 @@ class EventRunner:
         self.nights.table_done(event)  # a table of a night: the night may be over
 
     def _stored_results(self, event: LeagueEvent) -> list[dict[str, Any]] | None:
-        """The tournament's ``results.json`` rows: in this process's store (its host wrote
-        them at ``Finished``), else, with ``--redis``, in Redis (the director wrote them
-        there: the tournament may have finished while this process was down)."""
-        text = self.g.store.get_meta(f"tournament:{event.tournament}:results.json")
-        link = self.g.redis
-        if text is None and link is not None:
-            raw = link.client.get(f"{link.tournament_prefix(event.tournament)}:results.json")
-            text = None if raw is None else as_text(raw)
-        if text is None:
-            return None
-        rows: list[dict[str, Any]] = json.loads(text)["results"]
-        return rows
+        return stored_results(self.g, event.tournament)
 
     # ------------------------------------------------------------------ restart
 
@@ -498,10 +487,8 @@ class EventRunner:
         if rows is not None:
             self.finished(event.id, rows)
             return
-        live = self.g.tournaments.get(event.tournament)
+        live = self.g.attach_tournament(event.tournament)  # with --redis: whoever made it
         if live is None and self._shared(event):
-            # created by another process after this one read Redis's tournaments: it runs
-            # there (and here from this process's next start), and that process times it
             log.info("league event %s: its tournament runs in another process", event.id)
             return
         if live is None:
@@ -531,13 +518,51 @@ class EventRunner:
     async def _sweep(self) -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
-            for event in self.store.events_in((EventStatus.RUNNING,)):
-                try:
-                    rows = self._stored_results(event)
-                    if rows is not None:
-                        self.finished(event.id, rows)
-                except Exception:
-                    log.exception("league event %s: results not read", event.id)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """What another process may have done meanwhile: results stored (an event's, a cup
+        game's), and, with ``--redis``, events it created since this process started (this
+        one runs their tournaments and times them too from now on)."""
+        for event in self.store.events_in((EventStatus.RUNNING,)):
+            try:
+                if event.kind is EventKind.CUP:
+                    self.cups.reconcile(event.id)
+                    continue
+                rows = self._stored_results(event)
+                if rows is not None:
+                    self.finished(event.id, rows)
+                else:  # with --redis, run here too: this process goes on if its maker dies
+                    self.g.attach_tournament(event.tournament)
+            except Exception:
+                log.exception("league event %s: results not read", event.id)
+        if self.g.redis is None:
+            return
+        for event in self.store.events_in((EventStatus.REGISTERING,)):
+            if event.id in self.armed:
+                continue  # timed here once already (a start put off stays so)
+            try:
+                self._adopt(event)
+            except Exception:
+                log.exception("league event %s: not taken up", event.id)
+
+    def _adopt(self, event: LeagueEvent) -> None:
+        """A registering event another process created: its tournament run and watched
+        here, its start timed here (whoever starts it first, its director starts it once)."""
+        if event.kind is not EventKind.CUP and self.nights.night_of(event) is None:
+            if self.nights.is_table(event):
+                return  # its night enters and starts it
+            if self.g.attach_tournament(event.tournament) is None:
+                return  # (watched once taken up: taken_up)
+        self.arm(event)
+
+    def taken_up(self, live: LiveTournament) -> None:
+        """With ``--redis``: a tournament another process made, which this one runs from
+        now on (server.gateway.app.Gateway.attach_tournament): watched if it is an
+        event's, so that this process keeps its eliminations and stores its result too."""
+        event = self.store.event_of_tournament(live.tid)
+        if event is not None:
+            self.watch(event, live)
 
     def close(self) -> None:
         for timer in self.timers.values():

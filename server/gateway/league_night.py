@@ -46,7 +46,7 @@ from server.league.model import (
 )
 from server.league.results import EventKind
 from server.league.seating import night_tables
-from server.league.store import LeagueBook
+from server.league.store import LeagueBook, LeagueStoreError
 from server.tournament.live import LiveTournament, load_tournament
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ class NightRunner:
         state = None if event is None else self.night_of(event)
         if event is None or state is None:
             return False
-        enter_member(self.store, event, state, conn, msg, "night")
+        enter_member(self.store, event, conn, msg, "night")
         return True
 
     # ------------------------------------------------------------------ the night
@@ -172,19 +172,28 @@ class NightRunner:
         """The night's time: its tables composed and recorded (in the night's state first,
         then as events: a crash in between finds them again), then made and started (True);
         or it stays registering with a note (too few to fill a table)."""
-        state = self.night_of(event) or {"night": True, "registered": {}}
-        names: dict[str, str] = state["registered"]
         config, _ = load_tournament(self.text(event, event.name))  # the tables' sizes
-        if "tables" not in state:
-            try:
-                tables = self._compose(event, sorted(names), config.table_size, config.min_players)
-            except SeatingError as exc:
-                note = f"not started at its time: {len(names)} registered ({exc})"
-                self.store.update_event(dataclasses.replace(event, note=note))
-                return False
+
+        def compose(state: dict[str, Any] | None) -> dict[str, Any] | None:
+            # once, whichever process is first; on the registrations as stored then
+            if state is not None and "tables" in state:
+                return None
+            members = sorted((state or {}).get("registered", {}))
+            tables = self._compose(event, members, config.table_size, config.min_players)
+            assert state is not None  # _compose raises for nobody registered
             state["tables"] = [f"{event.id}t{k}" for k in range(1, len(tables) + 1)]
             state["seats"] = [list(t) for t in tables]
-            self.store.save_event_state(event.id, state)
+            return state
+
+        try:
+            state = self.store.change_event_state(event.id, compose)
+        except SeatingError as exc:
+            have = len((self.night_of(event) or {"registered": {}})["registered"])
+            note = f"not started at its time: {have} registered ({exc})"
+            self.store.update_event(dataclasses.replace(event, note=note))
+            return False
+        assert state is not None  # composed, by this process or another
+        names: dict[str, str] = state["registered"]
         children = []
         for k, (table, players) in enumerate(zip(state["tables"], state["seats"], strict=True)):
             child = self.store.event(table)
@@ -201,7 +210,7 @@ class NightRunner:
                     tournament=f"{event.tournament}t{k + 1}",
                     final_table_size=config.final_table_size,
                 )
-                self.store.add_event(child)
+                child = self._add(child)
             if self.store.event_state(table) is None:
                 self.store.save_event_state(table, {"table_of": event.id, "players": players})
             children.append(child)
@@ -209,6 +218,17 @@ class NightRunner:
         for child in children:
             self._open(child, names)
         return True
+
+    def _add(self, child: LeagueEvent) -> LeagueEvent:
+        """A table's event recorded, or the one another process recorded first (Redis)."""
+        try:
+            self.store.add_event(child)
+        except LeagueStoreError:
+            found = self.store.event(child.id)
+            if found is None:
+                raise
+            return found
+        return child
 
     def _compose(
         self, event: LeagueEvent, members: list[str], most: int, least: int

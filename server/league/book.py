@@ -3,14 +3,19 @@ process (:mod:`server.league.store`) or Redis for several (:mod:`server.league.r
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from .model import EventStatus, League, LeagueEvent, Role, Season
 from .results import EventResult
 from .satellite import Ticket
 
-__all__ = ["LeagueBook", "LeagueStoreError"]
+__all__ = ["LeagueBook", "LeagueStoreError", "StateChange"]
+
+StateChange = Callable[[dict[str, Any] | None], dict[str, Any] | None]
+"""Given an event's state as stored (None: none yet, a fresh copy it may change), the state to
+write, or None to write nothing. It may be called again when another process wrote the state
+meanwhile (Redis): it computes, it does not act; an exception it raises writes nothing."""
 
 
 class LeagueStoreError(RuntimeError):
@@ -54,3 +59,4 @@ class LeagueBook(Protocol):
     def names(self, season: str) -> dict[str, str]: ...
     def event_state(self, event: str) -> dict[str, Any] | None: ...
     def save_event_state(self, event: str, state: dict[str, Any]) -> None: ...
+    def change_event_state(self, event: str, change: StateChange) -> dict[str, Any] | None: ...

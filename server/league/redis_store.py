@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import redis
 
+from .book import StateChange
 from .model import EventStatus, League, LeagueEvent, Role, Season
 from .results import EventResult
 from .satellite import Ticket
@@ -536,6 +537,25 @@ class RedisLeagueStore:
         """That state, whole, in one write (after each change)."""
         text = json.dumps(state)
         self._call(lambda: self._r.set(self._k("state", event), text))
+
+    def change_event_state(self, event: str, change: StateChange) -> dict[str, Any] | None:
+        """Read, change and write the event's state (:data:`StateChange`) under ``WATCH``:
+        another process's write in between makes Redis refuse ours, and ``change`` is asked
+        again on what it wrote. The state as stored after it."""
+        key = self._k("state", event)
+
+        def write(pipe: Any) -> dict[str, Any] | None:
+            raw = pipe.get(key)
+            new = change(None if raw is None else dict(json.loads(_text(raw))))
+            pipe.multi()
+            if new is None:
+                return None if raw is None else dict(json.loads(_text(raw)))
+            pipe.set(key, json.dumps(new))
+            return new
+
+        run: Any = write  # redis-py types the callable as returning None
+        out = self._call(lambda: self._r.transaction(run, key, value_from_callable=True))
+        return cast("dict[str, Any] | None", out)
 
     def note_ticket(self, target: str, player: str, note: str) -> None:
         """Say why ``player``'s tickets into ``target`` have (not) entered him."""

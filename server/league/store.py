@@ -23,7 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .book import LeagueBook, LeagueStoreError
+from .book import LeagueBook, LeagueStoreError, StateChange
 from .model import EventStatus, League, LeagueEvent, Role, Season
 from .results import Entry, EventKind, EventResult
 from .satellite import Ticket
@@ -518,6 +518,19 @@ class LeagueStore:
             db.execute(
                 "INSERT OR REPLACE INTO event_states VALUES (?, ?)", (event, json.dumps(state))
             )
+
+    def change_event_state(self, event: str, change: StateChange) -> dict[str, Any] | None:
+        """Read, change and write the event's state in one transaction (:data:`StateChange`);
+        the state as stored after it."""
+        with self._write() as db:
+            row = db.execute("SELECT state FROM event_states WHERE event = ?", (event,)).fetchone()
+            new = change(None if row is None else dict(json.loads(row[0])))
+            if new is None:
+                return None if row is None else dict(json.loads(row[0]))
+            db.execute(
+                "INSERT OR REPLACE INTO event_states VALUES (?, ?)", (event, json.dumps(new))
+            )
+            return new
 
     def note_ticket(self, target: str, player: str, note: str) -> None:
         """Say why ``player``'s tickets into ``target`` have (not) entered him."""

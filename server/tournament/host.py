@@ -139,9 +139,9 @@ class TournamentHost:
         self.pending[pid] = (client, ref)
         self.coordinator.submit("register", {"player": pid, "name": nickname})
 
-    def player_token(self, pid: str) -> str:
+    def player_token(self, pid: str, name: str = "") -> str:
         return self.auth.issue(
-            {"k": "player", "t": self.tid, "p": pid, "n": self.names.get(pid, "")}, 30 * 86400
+            {"k": "player", "t": self.tid, "p": pid, "n": self.names.get(pid, name)}, 30 * 86400
         )
 
     def director_token(self) -> str:

@@ -277,10 +277,19 @@ class RedisCoordinator:
     # ------------------------------------------------------------------ heartbeat
 
     def _beat_now(self) -> None:
+        """Our first heartbeat, and the live processes' urls read before any decision is
+        applied: a process taking the tournament up while it runs (a player of it reached
+        this one) sends its players to the process that runs their table, never here."""
         pipe = self.sync.pipeline(transaction=False)
         pipe.set(self.keys.alive, self.link.ws_url, px=PROCESS_TTL_MS)
         pipe.hset(self.keys.procs, self.process, self.link.ws_url)
-        pipe.execute()
+        pipe.hgetall(self.keys.procs)
+        procs = {as_text(k): as_text(v) for k, v in pipe.execute()[-1].items()}
+        pipe = self.sync.pipeline(transaction=False)
+        for name in sorted(procs):
+            pipe.exists(f"{self.prefix}:alive:{name}")
+        alive = pipe.execute()
+        self.host.urls = {n: procs[n] for n, up in zip(sorted(procs), alive, strict=True) if up}
 
     async def _live(self) -> dict[str, str]:
         """Process -> websocket url of the processes alive now."""

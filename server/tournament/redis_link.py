@@ -272,6 +272,18 @@ class RedisLink:
                 out.append((tid, as_text(toml)))
         return out
 
+    def tournament_text(self, tid: str, finished: bool = False) -> str | None:
+        """The TOML of the tournament ``tid`` if recorded (and, unless ``finished``, not
+        finished), else None."""
+        p = self.tournament_prefix(tid)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.get(f"{p}:config")
+        pipe.exists(f"{p}:results.json")
+        toml, done = pipe.execute()
+        if toml is None or (done and not finished):
+            return None
+        return as_text(toml)
+
     def token_secret(self) -> str:
         """The secret signing the players' tokens, the same in every process (hex)."""
         key = f"{self.prefix}:token_secret"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from fractions import Fraction
+from typing import Any
 
 import redis
 
@@ -53,6 +54,43 @@ def test_two_processes_racing_store_one_result_and_its_tickets_once(
     assert [t.player_id for t in two.tickets_into("e2")] == orders[won][:2]
     assert sum(t.seats for t in one.tickets_into("e2")) == Fraction(2)
     assert [e.id for e in two.events_in([EventStatus.FINISHED])] == ["e3"]
+    for c in clients:
+        c.close()
+
+
+def test_two_processes_changing_a_state_at_once_both_count(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Two processes register a member each in a cup at the same moment: each read the state
+    before the other wrote; Redis refuses the second write (WATCH), whose change is asked
+    again on the first's state. Nobody is lost (a plain read-then-write loses one)."""
+    clients = [redis.Redis.from_url(redis_url) for _ in range(2)]
+    stores = [RedisLeagueStore(c, redis_prefix) for c in clients]
+    filled(lambda: stores[0])
+    stores[0].save_event_state("e1", {"registered": {}})
+    both_read = threading.Barrier(2)
+    calls = [0, 0]
+
+    def register(i: int, member: str) -> None:
+        def change(state: dict[str, Any] | None) -> dict[str, Any] | None:
+            assert state is not None
+            calls[i] += 1
+            if calls[i] == 1:
+                both_read.wait(5)  # both have read the same state before either writes
+            state["registered"][member] = member.title()
+            return state
+
+        stores[i].change_event_state("e1", change)
+
+    threads = [
+        threading.Thread(target=register, args=(i, who)) for i, who in enumerate(("ana", "bob"))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert stores[1].event_state("e1") == {"registered": {"ana": "Ana", "bob": "Bob"}}
+    assert sorted(calls) == [1, 2]  # the one refused computed again, once
     for c in clients:
         c.close()
 

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -142,6 +143,40 @@ def test_a_cup_s_state_comes_back_as_it_was_last_saved(opener: Opener) -> None:
         "bracket": {"players": ["ana", "bob"]},
         "games": {"1/2#1": 2},
     }
+    assert again.event_state("e2") is None
+    again.close()
+
+
+def test_a_state_changed_in_one_step_and_an_aborted_change_writes_nothing(
+    opener: Opener,
+) -> None:
+    store = filled(opener)
+
+    def add(name: str) -> Callable[[dict[str, Any] | None], dict[str, Any] | None]:
+        def change(state: dict[str, Any] | None) -> dict[str, Any] | None:
+            state = state or {"registered": []}
+            if name in state["registered"]:
+                return None  # nothing to write: the state as stored is answered
+            state["registered"].append(name)
+            return state
+
+        return change
+
+    assert store.change_event_state("e1", add("ana")) == {"registered": ["ana"]}
+    assert store.change_event_state("e1", add("bob")) == {"registered": ["ana", "bob"]}
+    assert store.change_event_state("e1", add("ana")) == {"registered": ["ana", "bob"]}
+    assert store.change_event_state("e2", lambda s: None) is None  # nothing, nothing kept
+
+    def boom(state: dict[str, Any] | None) -> dict[str, Any] | None:
+        assert state is not None
+        state["registered"].append("cat")  # changed, then refused: not written
+        raise ValueError("closed")
+
+    with pytest.raises(ValueError, match="closed"):
+        store.change_event_state("e1", boom)
+    store.close()
+    again = opener()
+    assert again.event_state("e1") == {"registered": ["ana", "bob"]}
     assert again.event_state("e2") is None
     again.close()
 
