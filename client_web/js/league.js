@@ -84,6 +84,8 @@ function eventNode(ev) {
   if (ev.requires_account) meta.append(el("span", "muted", t("lgAccountOnly")));
   if (ev.reentries) meta.append(el("span", "muted lg-reentries", t("lgReentries").replace("%n", ev.reentries)));
   if (ev.hard_stop) meta.append(el("span", "muted lg-hard-stop", t("lgHardStop").replace("%t", ev.hard_stop)));
+  if (ev.kind === "satellite") meta.append(el("span", "muted lg-seats", t("lgSeats").replace("%s", ev.seats || "per:10")));
+  if (ev.qualified_top) meta.append(el("span", "muted lg-qualified", t("lgQualified").replace("%n", ev.qualified_top)));
   li.append(head, meta);
   if (ev.note) li.append(el("p", "hint lg-note", noteText(ev.note)));
   if (ev.kind === "cup" && ev.cup) li.append(cupNode(ev)); // its bracket (league_cup.js)

@@ -74,6 +74,29 @@ function createSeason() {
   });
 }
 
+// What only some events say: a satellite's seats rule (docs/leagues.md "Satellites"), a
+// monthly's or quarterly's qualified players (ligue, « les joueurs classés »: the first N of a
+// season's standings), a hard stop other than the structure's (fpc part C: 23:45), in the
+// browser's time zone. Left out, the server's defaults apply.
+function extras(kind) {
+  const out = {};
+  const seats = $("ev-seats").value.trim();
+  if (kind === "satellite" && seats) out.seats = seats;
+  const top = Math.floor(Number($("ev-qualified").value));
+  if (ranked(kind) && top > 0) {
+    out.qualified_top = top;
+    out.qualified_season = $("ev-qualified-season").value || undefined;
+  }
+  const mode = $("ev-stop-mode").value;
+  if (kind !== "cup" && mode !== "default") {
+    out.hard_stop = mode === "at" ? $("ev-stop").value.slice(0, 5) : "";
+    out.hard_stop_zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  }
+  return out;
+}
+
+const ranked = (kind) => kind === "monthly" || kind === "quarterly";
+
 function createEvent() {
   const starts = startsAt();
   if (starts === null) {
@@ -84,6 +107,10 @@ function createEvent() {
   const target = kind === "satellite" ? $("ev-target").value : undefined;
   if (kind === "satellite" && !target) {
     showError(t("lgNoTarget"));
+    return;
+  }
+  if (kind !== "cup" && $("ev-stop-mode").value === "at" && !$("ev-stop").value) {
+    showError(t("lgBadTime"));
     return;
   }
   const message = {
@@ -98,6 +125,7 @@ function createEvent() {
     reentries: kind === "cup" ? 0 : Math.max(0, Math.min(10, Number($("ev-reentries").value) || 0)),
     night: kind === "sit_and_go" && $("ev-night").checked, // one registration, tables at the start
     satellite_of: target,
+    ...extras(kind),
   };
   send("ev-create", message, () => {
     $("ev-name").value = "";
@@ -131,15 +159,22 @@ export function renderForms(s) {
     fillSelect($("ev-season"), seasons.map((x) => [x.id, x.name]));
     const open = data.seasons.flatMap((x) => x.events).filter((e) => ["scheduled", "registering"].includes(e.status));
     fillSelect($("ev-target"), open.map((e) => [e.id, e.name]));
+    fillSelect($("ev-qualified-season"), seasons.map((x) => [x.id, x.name]));
   }
   const points = $("se-points").value;
   show($("se-places-box"), points === "places");
   show($("se-capital-box"), points === "capital");
   show($("se-best-box"), points !== "capital");
-  show($("ev-target-box"), $("ev-kind").value === "satellite");
-  show($("ev-structure").closest("label"), $("ev-kind").value !== "cup"); // the cup's games are its own
-  show($("ev-reentries").closest("label"), $("ev-kind").value !== "cup");
-  show($("ev-night-box"), $("ev-kind").value === "sit_and_go");
+  const kind = $("ev-kind").value;
+  show($("ev-target-box"), kind === "satellite");
+  show($("ev-seats-box"), kind === "satellite");
+  show($("ev-qualified-box"), ranked(kind));
+  show($("ev-qualified-season-box"), ranked(kind) && Number($("ev-qualified").value) > 0);
+  show($("ev-structure").closest("label"), kind !== "cup"); // the cup's games are its own
+  show($("ev-reentries").closest("label"), kind !== "cup");
+  show($("ev-stop-box"), kind !== "cup");
+  show($("ev-stop-time-box"), kind !== "cup" && $("ev-stop-mode").value === "at");
+  show($("ev-night-box"), kind === "sit_and_go");
   const cash = s.league.cash;
   if (!show($("lg-cash-created"), Boolean(cash && can))) return;
   $("lg-cash-text").textContent = t("lgCashCreated").replace("%n", cash.name);
@@ -161,6 +196,7 @@ export function setupForms() {
     event.preventDefault();
     createEvent();
   });
-  for (const id of ["se-points", "ev-kind"]) $(id).addEventListener("change", () => store.update());
+  for (const id of ["se-points", "ev-kind", "ev-stop-mode"]) $(id).addEventListener("change", () => store.update());
+  $("ev-qualified").addEventListener("input", () => store.update());
   $("lg-cash-copy").addEventListener("click", () => copyFrom("lg-cash-link", "lg-cash-copy"));
 }
