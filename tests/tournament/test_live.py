@@ -168,7 +168,8 @@ async def test_200_bots_play_a_tournament_to_one_winner_on_live_tables(
     for bot in bots:
         violations.update(bot.stats.violations)
         errors.update(bot.stats.errors)
-    assert not violations, violations
+    examples = [x for bot in bots for x in bot.stats.examples][:10]
+    assert not violations, (violations, examples)
     assert not errors, errors
     # nothing went wrong on the server side (a refused report would be logged)
     server_side = ("brasseur.tournament", "brasseur.table", "brasseur.gateway")
