@@ -33,6 +33,7 @@ __all__ = [
     "LeagueJoin",
     "LeagueList",
     "LeagueRole",
+    "LeagueSettings",
     "LeaveTable",
     "Muck",
     "Ping",
@@ -167,6 +168,8 @@ class LeagueCreate(Message):
     TYPE: ClassVar[str] = "league_create"
     member: str = _f(1024)
     name: str = _f(NAME)
+    approval: bool = _f(1, False)
+    """Whoever joins with the invite waits for an owner's or a director's approval."""
     id: int | None = _f(BIG, None)
 
 
@@ -201,14 +204,29 @@ class LeagueList(Message):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LeagueRole(Message):
-    """The owner makes a member (``target``, his member id) a ``director`` of the league or
-    a plain ``member`` again: ``league``."""
+    """Who is what in a league (``target``, a member id): the owner makes a member a
+    ``director`` or a plain ``member`` again, or removes him (``none``); the owner or a
+    director admits a request to join (``member``) or refuses it (``none``). Answered by
+    ``league``."""
 
     TYPE: ClassVar[str] = "league_role"
     member: str = _f(1024)
     league: str = _f(NAME)
     target: str = _f(NAME)
     role: str = _f(16)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueSettings(Message):
+    """The owner changes his league's settings: ``approval`` (whoever joins with the invite
+    from now on waits for an owner's or a director's approval; those waiting already stay
+    so). Answered by ``league``."""
+
+    TYPE: ClassVar[str] = "league_settings"
+    member: str = _f(1024)
+    league: str = _f(NAME)
+    approval: bool = _f(1, False)
     id: int | None = _f(BIG, None)
 
 

@@ -38,6 +38,7 @@ from .client_messages import (
     LeagueJoin,
     LeagueList,
     LeagueRole,
+    LeagueSettings,
     LeaveTable,
     Muck,
     Ping,
@@ -130,6 +131,7 @@ __all__ = [
     "LeagueJoin",
     "LeagueList",
     "LeagueRole",
+    "LeagueSettings",
     "Leagues",
     "LeaveTable",
     "Message",
@@ -210,6 +212,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         LeagueList,
         LeagueRole,
         LeagueEventCancel,
+        LeagueSettings,
     )
 }
 SERVER_MESSAGES: dict[str, type[Message]] = {

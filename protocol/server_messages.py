@@ -66,7 +66,8 @@ class Account(Message):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class League(Message):
     """Private: a league as the member sees it, the answer to every ``league_*`` and
-    ``season_create`` request. ``role``: owner, director or member; ``invite`` for the owner
+    ``season_create`` request. ``role``: owner, director or member (``pending``: his request
+    to join waits, and nothing else is said); ``invite`` for the owner
     and directors only; ``seasons``: each ``{"id", "name", "points", "best_of", "events"}``,
     an event ``{"id", "name", "kind", "structure", "starts_at", "requires_account",
     "tournament", "status", "satellite_of", "note", "seats", "qualified_top",
@@ -82,8 +83,10 @@ class League(Message):
     invite: str | None = _f(NAME, None)
     seasons: tuple[dict[str, Any], ...] = _f(1000, ())
     people: tuple[dict[str, Any], ...] = _f(10_000, ())
-    """For the owner only: every member ``{"member", "name", "role"}`` (he appoints the
-    directors with ``league_role``)."""
+    """For the owner and directors: every member ``{"member", "name", "role"}``, those
+    waiting for approval (``pending``) first (``league_role``)."""
+    approval: bool = _f(1, False)
+    """Whoever joins with the invite waits for an owner's or a director's approval."""
     ref: int | None = _f(BIG, None)
 
 

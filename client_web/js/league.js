@@ -13,7 +13,7 @@ import { badgeNode, changed } from "./ui.js";
 import { openCashTable, renderForms, setupForms } from "./league_forms.js";
 import { cupNode } from "./league_cup.js";
 import { nightNode } from "./league_night.js";
-import { cancelButton, renderPeople } from "./league_people.js";
+import { cancelButton, renderPeople, setupPeople } from "./league_people.js";
 import {
   copyFrom, directs, isCash, joinLink, leagueRefusal, leagueRequest, loadLeague, loadStandings, take, tournamentLink,
 } from "./league_data.js";
@@ -189,7 +189,7 @@ function renderSeasons(s) {
   const data = L.data;
   if (!changed("league", [data, L.standings, registered(data)])) return;
   const box = $("lg-seasons");
-  if (!data) box.replaceChildren();
+  if (!data || data.role === "pending") box.replaceChildren();
   else if (!data.seasons.length) box.replaceChildren(el("p", "panel hint lg-none", t("lgNoSeason")));
   else box.replaceChildren(...data.seasons.map((season) => seasonNode(data, season, L.standings[season.id])));
 }
@@ -203,13 +203,14 @@ export function renderLeague() {
   const title = data ? data.name : t("lgTitle");
   $("title").textContent = title;
   document.title = `${title} — Brasseur`;
-  const why = !s.member ? (L.join ? "lgLogInToJoin" : "lgLogInFirst") : L.problem || (data ? "" : "lgLoading");
+  const waiting = data && data.role === "pending"; // asked to join: nothing more until admitted
+  const why = !s.member ? (L.join ? "lgLogInToJoin" : "lgLogInFirst") : waiting ? "lgAwaiting" : L.problem || (data ? "" : "lgLoading");
   $("lg-problem").textContent = why ? t(why) : "";
   show($("lg-problem"), Boolean(why));
   show($("lg-login"), !s.member);
   $("lg-note").textContent = data ? L.note : "";
   const meta = data && t(data.members === 1 ? "lgMetaOne" : "lgMeta").replace("%m", fmt(data.members));
-  $("lg-meta").textContent = data ? meta.replace("%r", words().lgRoles[data.role] || data.role) : "";
+  $("lg-meta").textContent = data && !waiting ? meta.replace("%r", words().lgRoles[data.role] || data.role) : "";
   show($("lg-head"), true);
   const invite = directs(data) && data.invite ? joinLink(data.league, data.invite) : "";
   if (show($("lg-invite"), Boolean(invite)) && $("lg-invite-link").value !== invite) $("lg-invite-link").value = invite;
@@ -225,7 +226,11 @@ export function renderLeague() {
 function refresh() {
   const s = store.state;
   const L = s.league;
-  if (document.hidden || !s.member || !L.data || L.join || L.refreshing) return;
+  if (document.hidden || !s.member || L.join || L.refreshing) return;
+  if (!L.data) {
+    if (L.problem === "lgAwaiting") loadLeague(); // asked already: admitted yet?
+    return;
+  }
   L.refreshing = true;
   leagueRequest({ t: "league_get", league: L.data.league })
     .then(take)
@@ -243,6 +248,7 @@ export function startLeague() {
   $("nick-form").hidden = true;
   $("nick-hint").hidden = true;
   setupForms();
+  setupPeople();
   $("lg-login").addEventListener("click", () => {
     if ($("account").hidden) $("account-open").click();
   });

@@ -112,12 +112,17 @@ export function loadLeague() {
         L.join = "";
         history.replaceState(null, "", `/?league=${enc(msg.league)}`); // a reload asks, not joins
         clearError(); // (the refusal of an earlier try is over)
-        store.update((st) => void (st.league.note = t("lgJoined").replace("%n", msg.name)));
+        const joined = msg.role === "pending" ? "lgAsked" : "lgJoined";
+        store.update((st) => void (st.league.note = t(joined).replace("%n", msg.name)));
       }
       take(msg);
       loadStandings();
     })
     .catch((error) => {
+      if (error.code === "league.awaiting_approval") {
+        store.update((st) => Object.assign(st.league, { problem: "lgAwaiting", data: null }));
+        return; // said on the page, not an error: asked again every few seconds
+      }
       if (error.code === "league.not_member" || (error.code === "league.not_found" && !invite)) {
         store.update((st) => {
           st.league.problem = error.code === "league.not_member" ? "lgNotMember" : "";

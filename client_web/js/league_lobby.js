@@ -40,7 +40,7 @@ function createLeague() {
   const name = $("lg-new-name").value.trim();
   if (!name) return;
   $("lg-create").disabled = true;
-  leagueRequest({ t: "league_create", name })
+  leagueRequest({ t: "league_create", name, approval: $("lg-new-approval").checked })
     .then((msg) => {
       $("lg-new-name").value = "";
       store.update((s) => void (s.lobby.league = { league: msg.league, name: msg.name, link: joinLink(msg.league, msg.invite) }));

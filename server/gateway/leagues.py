@@ -53,6 +53,13 @@ log = logging.getLogger("brasseur.leagues")
 _Request = Callable[[Any], tuple[League, str]]
 
 
+def _role_named(text: str) -> Role:
+    try:
+        return Role(text)
+    except ValueError:
+        return Role.OWNER  # nobody is made the owner: refused
+
+
 def _new_id() -> str:
     return secrets.token_hex(5)
 
@@ -77,6 +84,7 @@ class LeagueDesk:
             m.LeagueEventCreate: self._event,
             m.LeagueRole: self._role,
             m.LeagueEventCancel: self._cancel,
+            m.LeagueSettings: self._settings,
         }
 
     # ------------------------------------------------------------------ requests
@@ -114,6 +122,7 @@ class LeagueDesk:
             invite=secrets.token_urlsafe(12),
             members=frozenset({member}),
             created=self.now(),
+            approval=msg.approval,
         )
         self.store.add_league(league)
         return league, member
@@ -124,7 +133,8 @@ class LeagueDesk:
         if league is None:
             raise LeagueRefusal(RefusalCode.BAD_INVITE, "no league has this invite")
         if league.role_of(member) is None:  # joining twice changes nothing
-            self.store.set_role(league.id, member, Role.MEMBER)
+            role = Role.PENDING if league.approval else Role.MEMBER
+            self.store.set_role(league.id, member, role)
             league = self._league(league.id)
         return league, member
 
@@ -146,24 +156,39 @@ class LeagueDesk:
         return m.Leagues(leagues=tuple(leagues), ref=msg.id)
 
     def _role(self, msg: m.LeagueRole) -> tuple[League, str]:
-        """The owner appoints a director (fpc: « un membre organisateur ») or makes him a
-        member again; only among the league's members, never the owner himself."""
+        """Who is what: the owner appoints a director (fpc: « un membre organisateur »),
+        makes him a member again or removes a member (``none``); the owner or a director
+        admits a request to join (``member``) or refuses it (``none``). Never the owner."""
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        current = league.role_of(msg.target)
+        wanted = None if msg.role == "none" else _role_named(msg.role)
+        if current is Role.PENDING:
+            require(league.role_of(member), Action.ADMIT)
+            allowed: tuple[Role | None, ...] = (Role.MEMBER, None)
+        else:
+            require(league.role_of(member), Action.APPOINT_DIRECTOR)
+            allowed = (Role.MEMBER, Role.DIRECTOR, None)
+        if current in (None, Role.OWNER) or wanted is Role.OWNER or wanted not in allowed:
+            raise LeagueRefusal(
+                RefusalCode.FORBIDDEN,
+                "the owner names a member director or member, or removes him; a director "
+                "admits or refuses a request to join",
+            )
+        if wanted is None:
+            self.store.remove_role(league.id, msg.target)
+        elif current is not wanted:
+            self.store.set_role(league.id, msg.target, wanted)
+        return self._league(league.id), member
+
+    def _settings(self, msg: m.LeagueSettings) -> tuple[League, str]:
+        """The owner: whether whoever joins from now on waits for approval."""
         member = self._member(msg.member)
         league = self._league(msg.league)
         require(league.role_of(member), Action.APPOINT_DIRECTOR)
-        try:
-            role = Role(msg.role)
-        except ValueError:
-            role = Role.OWNER  # refused below
-        current = league.role_of(msg.target)
-        if role is Role.OWNER or current is None or current is Role.OWNER:
-            raise LeagueRefusal(
-                RefusalCode.FORBIDDEN, "the owner names a member director, or member again"
-            )
-        if current is not role:
-            self.store.set_role(league.id, msg.target, role)
-            league = self._league(league.id)
-        return league, member
+        if league.approval is not msg.approval:
+            self.store.set_approval(league.id, msg.approval)
+        return self._league(league.id), member
 
     def _cancel(self, msg: m.LeagueEventCancel) -> tuple[League, str]:
         """An event that has not started is cancelled (ligue, « LES ÉTABLISSEMENTS » 4);
@@ -216,6 +241,8 @@ class LeagueDesk:
         its owner and directors only."""
         role = league.role_of(member)
         assert role is not None
+        if role is Role.PENDING:  # his request is said, nothing of the league
+            return m.League(league=league.id, name=league.name, role=role.value, members=0, ref=ref)
         directing = can(role, Action.SEE_INVITE)
         seasons = tuple(
             {
@@ -237,16 +264,18 @@ class LeagueDesk:
             members=len(league.members),
             invite=league.invite if directing else None,
             seasons=seasons,
-            people=self._people(league) if can(role, Action.APPOINT_DIRECTOR) else (),
+            people=self._people(league) if can(role, Action.ADMIT) else (),
+            approval=league.approval,
             ref=ref,
         )
 
     def _people(self, league: League) -> tuple[dict[str, Any], ...]:
         """The league's members with their roles and display names, for its owner (who
-        appoints the directors): the owner first, then the directors, then by name."""
-        rank = {Role.OWNER: 0, Role.DIRECTOR: 1, Role.MEMBER: 2}
+        appoints the directors) and directors (who admit the requests to join): those
+        waiting first, then the owner, the directors, the members, by name."""
+        rank = {Role.PENDING: 0, Role.OWNER: 1, Role.DIRECTOR: 2, Role.MEMBER: 3}
         rows = []
-        for member in league.members:
+        for member in league.members | league.pending:
             role = league.role_of(member)
             found = self.g.accounts.store.by_id(member)
             name = found.display if found is not None else member

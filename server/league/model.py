@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
@@ -55,6 +55,7 @@ __all__ = [
     "capital_start",
     "check_name",
     "event_date",
+    "league_of",
     "require",
     "season_rules",
 ]
@@ -86,6 +87,9 @@ class RefusalCode(StrEnum):
     NOT_QUALIFIED = "league.not_qualified"
     """The event takes qualified players only (the top of a season's standings, or a
     satellite's ticket), and the member is not one of them."""
+    AWAITING_APPROVAL = "league.awaiting_approval"
+    """The member asked to join a league whose directors approve its members: nothing
+    until one of them does."""
 
 
 class LeagueRefusal(LeagueError):
@@ -107,6 +111,9 @@ class Role(StrEnum):
     """Runs the league's events (fpc: "un membre organisateur")."""
     MEMBER = "member"
     """Joined with the invite; plays and reads the league."""
+    PENDING = "pending"
+    """Asked to join with the invite a league that approves its members (``approval``):
+    may do nothing until an owner or a director admits him (or refuses him)."""
 
 
 class Action(StrEnum):
@@ -118,11 +125,22 @@ class Action(StrEnum):
     CREATE_EVENT = "create_event"
     """Schedule an event (its tournament is created at once, registration open)."""
     CANCEL_EVENT = "cancel_event"
+    ADMIT = "admit"
+    """Admit or refuse a request to join (a ``pending`` member)."""
     APPOINT_DIRECTOR = "appoint_director"
+    """Make a member a director or a member again, remove a member, set the league's
+    settings: the owner's."""
 
 
 _DIRECTING = frozenset(
-    {Action.VIEW, Action.SEE_INVITE, Action.CREATE_SEASON, Action.CREATE_EVENT, Action.CANCEL_EVENT}
+    {
+        Action.VIEW,
+        Action.SEE_INVITE,
+        Action.CREATE_SEASON,
+        Action.CREATE_EVENT,
+        Action.CANCEL_EVENT,
+        Action.ADMIT,
+    }
 )
 
 PERMISSIONS: Mapping[Role, frozenset[Action]] = MappingProxyType(
@@ -130,6 +148,7 @@ PERMISSIONS: Mapping[Role, frozenset[Action]] = MappingProxyType(
         Role.OWNER: _DIRECTING | {Action.APPOINT_DIRECTOR},
         Role.DIRECTOR: _DIRECTING,
         Role.MEMBER: frozenset({Action.VIEW}),
+        Role.PENDING: frozenset(),
     }
 )
 """What each role may do; nobody outside the league (role None) may do anything."""
@@ -144,6 +163,10 @@ def require(role: Role | None, action: Action) -> None:
     """Raise ``league.not_member`` (role None) or ``league.forbidden`` unless :func:`can`."""
     if role is None:
         raise LeagueRefusal(RefusalCode.NOT_MEMBER, "you are not a member of this league")
+    if role is Role.PENDING:
+        raise LeagueRefusal(
+            RefusalCode.AWAITING_APPROVAL, "your request to join waits for a director's approval"
+        )
     if not can(role, action):
         raise LeagueRefusal(RefusalCode.FORBIDDEN, f"a {role.value} may not {action.value}")
 
@@ -168,6 +191,10 @@ class League:
     members: frozenset[str] = frozenset()
     """Every member id of the league, the owner and the directors included."""
     created: float = 0.0
+    approval: bool = False
+    """Whoever joins with the invite waits for an owner's or a director's approval."""
+    pending: frozenset[str] = frozenset()
+    """Who asked to join and waits (not members)."""
 
     def role_of(self, member: str) -> Role | None:
         if member == self.owner:
@@ -176,7 +203,36 @@ class League:
             return Role.DIRECTOR
         if member in self.members:
             return Role.MEMBER
+        if member in self.pending:
+            return Role.PENDING
         return None
+
+
+def league_of(
+    lid: str,
+    name: str,
+    owner: str,
+    invite: str,
+    created: float,
+    approval: bool,
+    roles: Iterable[tuple[str, str]],
+) -> League:
+    """A league from its stored fields and its ``(member, role)`` rows (either store)."""
+    by_role: dict[str, set[str]] = {role.value: set() for role in Role}
+    for member, role in roles:
+        by_role.setdefault(role, set()).add(member)
+    pending = by_role[Role.PENDING.value]
+    return League(
+        id=lid,
+        name=name,
+        owner=owner,
+        invite=invite,
+        directors=frozenset(by_role[Role.DIRECTOR.value]),
+        members=frozenset(set().union(*by_role.values()) - pending),
+        created=created,
+        approval=approval,
+        pending=frozenset(pending),
+    )
 
 
 # ============================================================ seasons and points

@@ -39,16 +39,16 @@ from the asyncio thread only, as the SQLite store is.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar, cast
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import redis
 
-from .book import StateChange
-from .model import EventStatus, League, LeagueEvent, Role, Season
+from .model import EventStatus, League, LeagueEvent, Role, Season, league_of
+from .redis_states import RedisStates, _text
 from .results import EventResult
 from .satellite import Ticket
-from .store import LeagueStoreError, _entries_json, _event, _result, _ticket
+from .store import _entries_json, _event, _result, _ticket
 
 __all__ = ["RedisLeagueStore"]
 
@@ -114,6 +114,14 @@ redis.call('SADD', KEYS[3], ARGV[3])
 return 1
 """
 """KEYS: league, roles, the member's leagues. ARGV: member, role, league id."""
+
+_REMOVE_ROLE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == 'owner' then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+return 1
+"""
+"""KEYS: roles, the member's leagues. ARGV: member, league id."""
 
 _ADD_SEASON = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('season exists') end
@@ -182,10 +190,6 @@ status, note (JSON), result (JSON), number of tickets, then for each ticket: fie
 (JSON), target id."""
 
 
-def _text(raw: bytes | str) -> str:
-    return raw.decode() if isinstance(raw, bytes) else raw
-
-
 def _fields(raw: dict[Any, Any]) -> dict[str, Any]:
     """A hash of JSON values, decoded."""
     return {_text(k): json.loads(_text(v)) for k, v in raw.items()}
@@ -239,10 +243,11 @@ def _ticket_of(text: bytes | str) -> Ticket:
     return _ticket(tuple(data[f] for f in _TICKET_FIELDS))
 
 
-class RedisLeagueStore:
+class RedisLeagueStore(RedisStates):
     def __init__(self, client: redis.Redis, prefix: str) -> None:
         self._r = client
         self._p = f"{prefix}:league"
+        self._remove_role = client.register_script(_REMOVE_ROLE)
         self._add_league = client.register_script(_ADD_LEAGUE)
         self._set_role = client.register_script(_SET_ROLE)
         self._add_season = client.register_script(_ADD_SEASON)
@@ -250,18 +255,8 @@ class RedisLeagueStore:
         self._update_event = client.register_script(_UPDATE_EVENT)
         self._finish = client.register_script(_FINISH)
 
-    def _k(self, kind: str, key: str) -> str:
-        return f"{self._p}:{kind}:{key}"
-
     def close(self) -> None:
         """The client is the deployment's link: it stays open."""
-
-    @staticmethod
-    def _call(do: Callable[[], _T]) -> _T:
-        try:
-            return do()
-        except redis.RedisError as exc:
-            raise LeagueStoreError(f"leagues: {exc}") from None
 
     def _hashes(self, keys: Sequence[str]) -> Iterator[dict[str, Any]]:
         """The hashes at ``keys`` read together (one MULTI: one moment), the missing left out."""
@@ -288,6 +283,7 @@ class RedisLeagueStore:
             "owner": league.owner,
             "invite": league.invite,
             "created": league.created,
+            "approval": league.approval,
         }
         keys = [
             self._k("l", league.id),
@@ -303,6 +299,16 @@ class RedisLeagueStore:
         """Make ``member`` a member (or director) of ``league``; the owner stays the owner."""
         keys = [self._k("l", league), self._k("roles", league), self._k("mine", member)]
         self._call(lambda: self._set_role(keys=keys, args=[member, role.value, league]))
+
+    def remove_role(self, league: str, member: str) -> None:
+        """``member`` is no longer of ``league``; the owner stays."""
+        keys = [self._k("roles", league), self._k("mine", member)]
+        self._call(lambda: self._remove_role(keys=keys, args=[member, league]))
+
+    def set_approval(self, league: str, approval: bool) -> None:
+        """Whether whoever joins with the invite waits for approval from now on."""
+        key = self._k("l", league)
+        self._call(lambda: self._r.hset(key, "approval", json.dumps(approval)))
 
     def leagues_of(self, member: str) -> list[League]:
         """The leagues ``member`` belongs to (any role), by creation."""
@@ -322,20 +328,14 @@ class RedisLeagueStore:
         if not head:
             return None
         data = _fields(head)
-        members: set[str] = set()
-        directors: set[str] = set()
-        for raw_member, raw_role in roles.items():
-            members.add(_text(raw_member))
-            if _text(raw_role) == Role.DIRECTOR.value:
-                directors.add(_text(raw_member))
-        return League(
-            id=league_id,
-            name=data["name"],
-            owner=data["owner"],
-            invite=data["invite"],
-            directors=frozenset(directors),
-            members=frozenset(members),
-            created=float(data["created"]),
+        return league_of(
+            league_id,
+            data["name"],
+            data["owner"],
+            data["invite"],
+            float(data["created"]),
+            bool(data.get("approval", False)),
+            ((_text(k), _text(v)) for k, v in roles.items()),
         )
 
     def league_by_invite(self, invite: str) -> League | None:
@@ -526,36 +526,6 @@ class RedisLeagueStore:
                 won += [t for t in self._tickets(target) if t.satellite == event.id]
             out += sorted(won, key=lambda t: (t.place, t.player_id))
         return out
-
-    def event_state(self, event: str) -> dict[str, Any] | None:
-        """The running state of an event the league itself plays (a cup, a night of Sit'n
-        Gos); None before anything is kept."""
-        raw = self._call(lambda: self._r.get(self._k("state", event)))
-        return None if raw is None else dict(json.loads(_text(raw)))
-
-    def save_event_state(self, event: str, state: dict[str, Any]) -> None:
-        """That state, whole, in one write (after each change)."""
-        text = json.dumps(state)
-        self._call(lambda: self._r.set(self._k("state", event), text))
-
-    def change_event_state(self, event: str, change: StateChange) -> dict[str, Any] | None:
-        """Read, change and write the event's state (:data:`StateChange`) under ``WATCH``:
-        another process's write in between makes Redis refuse ours, and ``change`` is asked
-        again on what it wrote. The state as stored after it."""
-        key = self._k("state", event)
-
-        def write(pipe: Any) -> dict[str, Any] | None:
-            raw = pipe.get(key)
-            new = change(None if raw is None else dict(json.loads(_text(raw))))
-            pipe.multi()
-            if new is None:
-                return None if raw is None else dict(json.loads(_text(raw)))
-            pipe.set(key, json.dumps(new))
-            return new
-
-        run: Any = write  # redis-py types the callable as returning None
-        out = self._call(lambda: self._r.transaction(run, key, value_from_callable=True))
-        return cast("dict[str, Any] | None", out)
 
     def note_ticket(self, target: str, player: str, note: str) -> None:
         """Say why ``player``'s tickets into ``target`` have (not) entered him."""

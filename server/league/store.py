@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .book import LeagueBook, LeagueStoreError, StateChange
-from .model import EventStatus, League, LeagueEvent, Role, Season
+from .model import EventStatus, League, LeagueEvent, Role, Season, league_of
 from .results import Entry, EventKind, EventResult
 from .satellite import Ticket
 
@@ -107,6 +107,7 @@ _SCHEMA = (
 )
 
 _ADDED_COLUMNS = (
+    ("leagues", "approval", "INTEGER NOT NULL DEFAULT 0"),
     ("events", "seats", "TEXT"),
     ("events", "qualified_top", "INTEGER"),
     ("events", "qualified_season", "TEXT"),
@@ -117,6 +118,7 @@ _EVENT_COLUMNS = (
     "id, league, season, name, kind, structure, starts_at, requires_account, tournament, "
     "status, satellite_of, final_table_size, note, seats, qualified_top, qualified_season"
 )
+_LEAGUE_COLUMNS = "id, name, owner, invite, created, approval"
 _TICKET_COLUMNS = "satellite, target, player, name, place, seats, seat_value, cash, member, note"
 
 
@@ -249,8 +251,16 @@ class LeagueStore:
         """A new league and its owner's role."""
         with self._write() as db:
             db.execute(
-                "INSERT INTO leagues VALUES (?, ?, ?, ?, ?)",
-                (league.id, league.name, league.owner, league.invite, league.created),
+                "INSERT INTO leagues (id, name, owner, invite, created, approval) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    league.id,
+                    league.name,
+                    league.owner,
+                    league.invite,
+                    league.created,
+                    int(league.approval),
+                ),
             )
             db.execute(
                 "INSERT INTO roles VALUES (?, ?, ?)", (league.id, league.owner, Role.OWNER.value)
@@ -265,6 +275,20 @@ class LeagueStore:
                 (league, member, role.value),
             )
 
+    def remove_role(self, league: str, member: str) -> None:
+        """``member`` is no longer of ``league`` (a request refused, a member removed); the
+        owner stays."""
+        with self._write() as db:
+            db.execute(
+                "DELETE FROM roles WHERE league = ? AND member = ? AND role != 'owner'",
+                (league, member),
+            )
+
+    def set_approval(self, league: str, approval: bool) -> None:
+        """Whether whoever joins with the invite waits for approval from now on."""
+        with self._write() as db:
+            db.execute("UPDATE leagues SET approval = ? WHERE id = ?", (int(approval), league))
+
     def leagues_of(self, member: str) -> list[League]:
         """The leagues ``member`` belongs to (any role), by creation."""
         rows = self._db.execute(
@@ -277,34 +301,20 @@ class LeagueStore:
 
     def league(self, league_id: str) -> League | None:
         row = self._db.execute(
-            "SELECT id, name, owner, invite, created FROM leagues WHERE id = ?", (league_id,)
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE id = ?", (league_id,)
         ).fetchone()
         return None if row is None else self._league(row)
 
     def league_by_invite(self, invite: str) -> League | None:
         row = self._db.execute(
-            "SELECT id, name, owner, invite, created FROM leagues WHERE invite = ?", (invite,)
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE invite = ?", (invite,)
         ).fetchone()
         return None if row is None else self._league(row)
 
     def _league(self, row: tuple[Any, ...]) -> League:
-        lid, name, owner, invite, created = row
+        lid, name, owner, invite, created, approval = row
         roles = self._db.execute("SELECT member, role FROM roles WHERE league = ?", (lid,))
-        members: set[str] = set()
-        directors: set[str] = set()
-        for member, role in roles:
-            members.add(member)
-            if role == Role.DIRECTOR.value:
-                directors.add(member)
-        return League(
-            id=lid,
-            name=name,
-            owner=owner,
-            invite=invite,
-            directors=frozenset(directors),
-            members=frozenset(members),
-            created=float(created),
-        )
+        return league_of(lid, name, owner, invite, float(created), bool(approval), roles)
 
     # ------------------------------------------------------------------ seasons
 

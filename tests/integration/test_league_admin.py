@@ -78,7 +78,8 @@ async def test_directors_cancellations_and_a_members_leagues(launch: Launch) -> 
     # bob directs now: he schedules two events, sees their console tokens, cancels one
     scheduled = await answer(bobs, event(bob.token, "Etape 1", 10))
     assert isinstance(scheduled, m.League) and scheduled.role == "director"
-    assert scheduled.people == ()
+    # a director sees who is who too (he admits the requests to join)
+    assert [p["role"] for p in scheduled.people] == ["owner", "director", "member"]
     scheduled = await answer(bobs, event(bob.token, "Etape 2", 11, ahead=3))
     assert isinstance(scheduled, m.League)
     first, second = event_of(scheduled, "Etape 1"), event_of(scheduled, "Etape 2")

@@ -135,6 +135,60 @@ def test_requests_act_for_the_token_s_member_and_his_role() -> None:
     assert isinstance(seen, m.League) and seen.role == "member" and seen.invite is None
 
 
+def test_a_league_that_approves_its_members_admits_refuses_and_removes() -> None:
+    w = World()
+    tok = w.tokens
+    made = w.ask("ana", m.LeagueCreate(member=tok["ana"], name="Le Club", approval=True))
+    assert made.invite is not None and made.approval
+    lid = made.league
+
+    def role(by: str, target: str, what: str) -> m.LeagueRole:
+        return m.LeagueRole(member=tok[by], league=lid, target=f"id-{target}", role=what)
+
+    # bob asks to join, twice: one request; he is told nothing of the league yet
+    for _ in range(2):
+        asked = w.ask("bob", m.LeagueJoin(member=tok["bob"], invite=made.invite))
+        assert (asked.role, asked.members, asked.invite, asked.seasons) == ("pending", 0, None, ())
+    assert w.refused("bob", m.LeagueGet(member=tok["bob"], league=lid)) == (
+        "league.awaiting_approval"
+    )
+    season = m.SeasonCreate(member=tok["bob"], league=lid, name="S", points="places:3,2")
+    assert w.refused("bob", season) == "league.awaiting_approval"
+    seen = w.ask("ana", m.LeagueGet(member=tok["ana"], league=lid))
+    assert seen.members == 1  # a request is no member
+    assert [(p["name"], p["role"]) for p in seen.people] == [("Bob", "pending"), ("Ana", "owner")]
+    # nobody is made a director before he is admitted; a stranger admits nobody
+    assert w.refused("ana", role("ana", "bob", "director")) == "league.forbidden"
+    assert w.refused("cat", role("cat", "bob", "member")) == "league.not_member"
+    admitted = w.ask("ana", role("ana", "bob", "member"))
+    assert [p["role"] for p in admitted.people] == ["owner", "member"]
+    assert w.ask("bob", m.LeagueGet(member=tok["bob"], league=lid)).role == "member"
+    # cat asks; bob, a member, may not admit him; a director may, and may refuse him
+    w.ask("cat", m.LeagueJoin(member=tok["cat"], invite=made.invite))
+    assert w.refused("bob", role("bob", "cat", "member")) == "league.forbidden"
+    w.ask("ana", role("ana", "bob", "director"))
+    refused = w.ask("bob", role("bob", "cat", "none"))
+    assert "id-cat" not in {p["member"] for p in refused.people}
+    assert w.refused("cat", m.LeagueGet(member=tok["cat"], league=lid)) == "league.not_member"
+    listed = m.LeagueList(member=tok["cat"])
+    conn = Conn("id-cat")
+    w.g.leagues.handle(conn, listed)  # type: ignore[arg-type]
+    assert conn.sent[-1] == m.Leagues(leagues=())
+    # admitted at his second request; a director removes nobody, the owner does
+    w.ask("cat", m.LeagueJoin(member=tok["cat"], invite=made.invite))
+    w.ask("bob", role("bob", "cat", "member"))
+    assert w.refused("bob", role("bob", "cat", "none")) == "league.forbidden"
+    assert w.refused("ana", role("ana", "ana", "none")) == "league.forbidden"
+    removed = w.ask("ana", role("ana", "cat", "none"))
+    assert removed.members == 2
+    assert w.refused("cat", m.LeagueGet(member=tok["cat"], league=lid)) == "league.not_member"
+    # the owner turns approval off (a director may not): the next one joins at once
+    assert w.refused("bob", m.LeagueSettings(member=tok["bob"], league=lid)) == "league.forbidden"
+    off = w.ask("ana", m.LeagueSettings(member=tok["ana"], league=lid, approval=False))
+    assert not off.approval
+    assert w.ask("cat", m.LeagueJoin(member=tok["cat"], invite=made.invite)).role == "member"
+
+
 def test_a_season_s_points_are_checked_when_it_opens() -> None:
     w = World()
     made = w.ask("ana", m.LeagueCreate(member=w.tokens["ana"], name="L"))

@@ -161,6 +161,7 @@ ALLOWED = {
     Role.OWNER: set(Action),
     Role.DIRECTOR: set(Action) - {Action.APPOINT_DIRECTOR},
     Role.MEMBER: {Action.VIEW},
+    Role.PENDING: set(),  # a request to join: nothing until admitted
 }
 
 
@@ -173,7 +174,8 @@ def test_each_role_may_do_exactly_its_actions(role: Role, action: Action) -> Non
     else:
         with pytest.raises(LeagueRefusal) as refused:
             require(role, action)
-        assert refused.value.code == "league.forbidden"
+        waiting = role is Role.PENDING
+        assert refused.value.code == ("league.awaiting_approval" if waiting else "league.forbidden")
 
 
 def test_nobody_outside_the_league_may_do_anything() -> None:

@@ -132,6 +132,32 @@ def test_a_member_s_leagues_with_any_role(opener: Opener) -> None:
     again.close()
 
 
+def test_requests_to_join_removals_and_approval_are_kept(opener: Opener) -> None:
+    store = filled(opener)  # ana owns l1; bob a member, cat a director
+    store.set_approval("l1", True)
+    store.set_role("l1", "dan", Role.PENDING)
+    store.remove_role("l1", "bob")
+    store.remove_role("l1", "ana")  # the owner stays the owner
+    store.close()
+    again = opener()
+    league = again.league("l1")
+    assert league is not None and league.approval
+    assert league.members == frozenset({"ana", "cat"}) and league.pending == frozenset({"dan"})
+    assert [league.role_of(x) for x in ("ana", "bob", "cat", "dan")] == [
+        Role.OWNER,
+        None,
+        Role.DIRECTOR,
+        Role.PENDING,
+    ]
+    assert again.leagues_of("bob") == [] and [x.id for x in again.leagues_of("dan")] == ["l1"]
+    again.set_role("l1", "dan", Role.MEMBER)
+    again.set_approval("l1", False)
+    league = again.league("l1")
+    assert league is not None and not league.approval and "dan" in league.members
+    assert not league.pending
+    again.close()
+
+
 def test_a_cup_s_state_comes_back_as_it_was_last_saved(opener: Opener) -> None:
     store = filled(opener)
     assert store.event_state("e1") is None  # not drawn yet
