@@ -31,6 +31,7 @@ __all__ = [
     "LeagueEventCreate",
     "LeagueGet",
     "LeagueJoin",
+    "LeagueLeave",
     "LeagueList",
     "LeagueRole",
     "LeagueSettings",
@@ -199,6 +200,17 @@ class LeagueList(Message):
 
     TYPE: ClassVar[str] = "league_list"
     member: str = _f(1024)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueLeave(Message):
+    """The member leaves a league (or withdraws his request to join it); never its owner.
+    Answered by ``leagues``, his leagues now."""
+
+    TYPE: ClassVar[str] = "league_leave"
+    member: str = _f(1024)
+    league: str = _f(NAME)
     id: int | None = _f(BIG, None)
 
 

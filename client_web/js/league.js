@@ -13,7 +13,7 @@ import { badgeNode, changed } from "./ui.js";
 import { openCashTable, renderForms, setupForms } from "./league_forms.js";
 import { cupNode } from "./league_cup.js";
 import { nightNode } from "./league_night.js";
-import { cancelButton, renderPeople, setupPeople } from "./league_people.js";
+import { cancelButton, renderLeave, renderPeople, setupPeople } from "./league_people.js";
 import {
   copyFrom, directs, isCash, joinLink, leagueRefusal, leagueRequest, loadLeague, loadStandings, take, tournamentLink,
 } from "./league_data.js";
@@ -217,6 +217,7 @@ export function renderLeague() {
   $("league-view").dataset.role = data ? data.role : "";
   renderSeasons(s);
   renderPeople();
+  renderLeave();
   renderForms(s);
 }
 

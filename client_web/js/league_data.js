@@ -1,6 +1,6 @@
 // What the leagues' pages share (issue 15, docs/leagues.md): their links, the leagues this
-// browser knows (the wire has no list of a member's leagues: their ids are kept in
-// localStorage, per member), the league requests (each over a connection of its own, with
+// browser knows (kept in localStorage per member, and made the server's `league_list` when
+// it answers), the league requests (each over a connection of its own, with
 // the member's session token: docs/protocol.md `league_*`), and the standings of a season
 // (GET /api/leagues/<league>/seasons/<season>/standings.json, public).
 import { forget } from "./account.js";
@@ -29,6 +29,14 @@ export function myLeagues(member) {
   return Array.isArray(all) ? all.filter((x) => x && x.member === member && x.league) : [];
 }
 
+// This member's leagues kept here but for ``gone`` (left, or removed: the server's list says).
+export function forgetLeagues(gone) {
+  const m = store.state.member;
+  if (!m) return;
+  const all = loadJSON(KEY.leagues, []);
+  saveJSON(KEY.leagues, (Array.isArray(all) ? all : []).filter((x) => !(x && x.member === m.member && gone(x.league))));
+}
+
 function rememberLeague(msg) {
   const m = store.state.member;
   if (!m || !msg.league) return;
@@ -45,8 +53,11 @@ export function loadMyLeagues() {
   const L = store.state.league;
   if (!m || L.listedFor === m.token) return;
   L.listedFor = m.token;
+  const before = new Set(myLeagues(m.member).map((x) => x.league)); // (one made meanwhile stays)
   request({ t: "league_list", member: m.token }, "leagues")
     .then((msg) => {
+      const listed = new Set(msg.leagues.map((x) => x.league));
+      forgetLeagues((league) => before.has(league) && !listed.has(league)); // left, or removed
       for (const x of [...msg.leagues].reverse()) rememberLeague(x);
       store.update();
     })

@@ -7,7 +7,8 @@ import { $, button, el, show } from "./dom.js";
 import { t, words } from "./i18n.js";
 import { store } from "./store.js";
 import { changed } from "./ui.js";
-import { leagueRefusal, leagueRequest, take } from "./league_data.js";
+import { request } from "./net.js";
+import { forgetLeagues, leagueRefusal, leagueRequest, take } from "./league_data.js";
 
 function setRole(data, person, role) {
   leagueRequest({ t: "league_role", league: data.league, target: person.member, role })
@@ -53,8 +54,27 @@ export function renderPeople() {
   );
 }
 
+// A member (not the owner) leaves the league, or withdraws his request (asked first): back to
+// the lobby, whose "My leagues" is the server's answer.
+function leave() {
+  const data = store.state.league.data;
+  if (!data || !window.confirm(t("lgLeaveConfirm").replace("%n", data.name))) return;
+  request({ t: "league_leave", league: data.league, member: store.state.member.token }, "leagues")
+    .then(() => {
+      forgetLeagues((league) => league === data.league);
+      window.location.assign("/");
+    })
+    .catch(leagueRefusal);
+}
+
+export function renderLeave() {
+  const data = store.state.league.data;
+  show($("lg-leave"), Boolean(data && data.role !== "owner"));
+}
+
 // The owner's setting: whoever joins from now on waits for approval (`league_settings`).
 export function setupPeople() {
+  $("lg-leave").addEventListener("click", leave);
   $("lg-approval").addEventListener("change", (event) => {
     const data = store.state.league.data;
     if (!data) return;

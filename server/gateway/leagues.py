@@ -94,7 +94,10 @@ class LeagueDesk:
         refused (``ProtocolError``)."""
         try:
             if isinstance(msg, m.LeagueList):
-                conn.deliver(encode(self._list(msg)))
+                conn.deliver(encode(self._list(msg.member, msg.id)))
+                return
+            if isinstance(msg, m.LeagueLeave):
+                conn.deliver(encode(self._leave(msg)))
                 return
             league, member = self._requests[type(msg)](msg)
         except LeagueRefusal as exc:
@@ -144,16 +147,28 @@ class LeagueDesk:
         require(league.role_of(member), Action.VIEW)
         return league, member
 
-    def _list(self, msg: m.LeagueList) -> m.Leagues:
+    def _leave(self, msg: m.LeagueLeave) -> m.Leagues:
+        """The member leaves (or withdraws his request); the owner may not: his leagues."""
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        role = league.role_of(member)
+        if role is None:
+            raise LeagueRefusal(RefusalCode.NOT_MEMBER, "you are not a member of this league")
+        if role is Role.OWNER:
+            raise LeagueRefusal(RefusalCode.FORBIDDEN, "the owner does not leave his league")
+        self.store.remove_role(league.id, member)
+        return self._list(msg.member, msg.id)
+
+    def _list(self, token: str, ref: int | None) -> m.Leagues:
         """The member's leagues from the store, whatever browser asks (his own only: the
         session names him)."""
-        member = self._member(msg.member)
+        member = self._member(token)
         leagues = [
             {"league": x.id, "name": x.name, "role": role.value, "members": len(x.members)}
             for x in self.store.leagues_of(member)
             if (role := x.role_of(member)) is not None
         ]
-        return m.Leagues(leagues=tuple(leagues), ref=msg.id)
+        return m.Leagues(leagues=tuple(leagues), ref=ref)
 
     def _role(self, msg: m.LeagueRole) -> tuple[League, str]:
         """Who is what: the owner appoints a director (fpc: « un membre organisateur »),

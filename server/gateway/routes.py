@@ -82,6 +82,7 @@ ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.SeasonCreate: league_request,
     m.LeagueEventCreate: league_request,
     m.LeagueList: league_request,
+    m.LeagueLeave: league_request,
     m.LeagueRole: league_request,
     m.LeagueEventCancel: league_request,
     m.LeagueSettings: league_request,

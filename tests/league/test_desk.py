@@ -187,6 +187,15 @@ def test_a_league_that_approves_its_members_admits_refuses_and_removes() -> None
     off = w.ask("ana", m.LeagueSettings(member=tok["ana"], league=lid, approval=False))
     assert not off.approval
     assert w.ask("cat", m.LeagueJoin(member=tok["cat"], invite=made.invite)).role == "member"
+    # cat leaves by himself; the owner may not leave; a stranger has nothing to leave
+    conn = Conn("id-cat")
+    w.g.leagues.handle(conn, m.LeagueLeave(member=tok["cat"], league=lid, id=3))  # type: ignore[arg-type]
+    assert conn.sent[-1] == m.Leagues(leagues=(), ref=3)
+    assert w.refused("cat", m.LeagueGet(member=tok["cat"], league=lid)) == "league.not_member"
+    for login, code in (("ana", "league.forbidden"), ("cat", "league.not_member")):
+        with pytest.raises(ProtocolError) as no:
+            w.g.leagues.handle(Conn(), m.LeagueLeave(member=tok[login], league=lid))  # type: ignore[arg-type]
+        assert no.value.code == code
 
 
 def test_a_season_s_points_are_checked_when_it_opens() -> None:

@@ -4,7 +4,8 @@ approval"; Paul, on a phone in French, opens the invite link, makes his account 
 his request waits (nothing of the league shown); the owner sees the request first in his
 list and admits it; Paul's page shows the league by itself a few seconds later. The owner
 then removes him (asked first): Paul's page says he is no member; the owner turns approval
-off and the server says so. Every box on screen inside the viewport, none over another."""
+off and the server says so; Paul joins again at once and leaves by himself. Every box on
+screen inside the viewport, none over another."""
 
 from __future__ import annotations
 
@@ -110,6 +111,18 @@ def test_a_request_to_join_is_admitted_then_the_member_removed(
         # approval off: the server keeps it
         page.uncheck("#lg-approval")
         wait_until(lambda: olga.league(league)["approval"] is False, "approval off")
+        assert page.locator("#lg-leave").is_hidden()  # the owner does not leave his league
         check_layout(owner, 6)
+
+        # Paul joins again at once, then leaves by himself (asked first): back to the lobby
+        p.goto(invite)
+        p.wait_for_function("() => document.getElementById('lg-meta').textContent.length > 0")
+        assert p.inner_text("#lg-meta").startswith("membre")
+        p.on("dialog", lambda dialog: dialog.accept())
+        p.click("#lg-leave")
+        p.wait_for_selector("#leagues-panel", state="visible")
+        assert not p.query_selector(f"#my-leagues a[data-league='{league}']")
+        people = {x["member"] for x in olga.league(league)["people"]}
+        assert str(member) not in people
     finally:
         olga.close()
