@@ -4,7 +4,8 @@ On the wire a message is a msgpack map: ``{"t": TYPE, ...fields}``. Client messa
 ``id`` (an integer the server echoes in the ``error`` it may answer with). Field limits live in
 each field's metadata (``max`` for numbers, strings and lists). See docs/protocol.md.
 
-The classes are defined in :mod:`protocol.client_messages` (client -> server) and
+The classes are defined in :mod:`protocol.client_messages` and
+:mod:`protocol.member_messages` (accounts and leagues) (client -> server) and
 :mod:`protocol.server_messages` (server -> client) over :mod:`protocol.base`; this module
 gathers them (import them from here) with the registries of each direction by type.
 """
@@ -14,9 +15,6 @@ from __future__ import annotations
 from .base import BIG, CHIPS, NAME, TEXT, Message
 from .client_messages import (
     Abandon,
-    AccountLogin,
-    AccountRegister,
-    AccountUpdate,
     Act,
     AddChips,
     CallClock,
@@ -31,15 +29,6 @@ from .client_messages import (
     Host,
     JoinTable,
     JoinWaitingList,
-    LeagueCreate,
-    LeagueEventCancel,
-    LeagueEventCreate,
-    LeagueGet,
-    LeagueJoin,
-    LeagueLeave,
-    LeagueList,
-    LeagueRole,
-    LeagueSettings,
     LeaveTable,
     Muck,
     Ping,
@@ -49,13 +38,27 @@ from .client_messages import (
     Register,
     Resync,
     RunIt,
-    SeasonCreate,
     Show,
     SitIn,
     SitOut,
     TakeOption,
     TakeSeat,
     UseTimeBank,
+)
+from .member_messages import (
+    AccountLogin,
+    AccountRegister,
+    AccountUpdate,
+    LeagueCreate,
+    LeagueEventCancel,
+    LeagueEventCreate,
+    LeagueGet,
+    LeagueJoin,
+    LeagueLeave,
+    LeagueList,
+    LeagueRole,
+    LeagueSettings,
+    SeasonCreate,
 )
 from .server_messages import (
     Account,

@@ -68,6 +68,37 @@ def pair(tmp_path: Path, redis_url: str, redis_prefix: str) -> Iterator[list[Ser
             server.stop()
 
 
+class Spread:
+    """Members with accounts, each at home on one of two processes (alternately)."""
+
+    def __init__(self, servers: dict[str, Server], logins: tuple[str, ...]) -> None:
+        self.servers = servers
+        self.homes = {login: "ab"[k % 2] for k, login in enumerate(logins)}
+        self.accounts: dict[str, m.Account] = {}
+
+    async def open_accounts(self) -> dict[str, m.Account]:
+        urls = [s.url for s in self.servers.values()]
+        for login, home in self.homes.items():
+            bot, account = await member_bot(self.servers[home], login, urls)
+            self.accounts[login] = account
+            await bot.close()
+        return self.accounts
+
+    async def register_all(self, tournament: str) -> None:
+        """Every member registers for ``tournament`` at the same moment, each on his own
+        process: every one is answered ``registered``."""
+
+        async def register(login: str) -> m.Message:
+            home = self.servers[self.homes[login]]
+            client = await guest(home, f"{login}-reg", self.accounts[login].token)
+            got = await answer(client, m.Register(tournament=tournament, id=7))
+            await client.close()
+            return got
+
+        got = await asyncio.gather(*(register(x) for x in self.homes))
+        assert all(isinstance(x, m.Registered) for x in got), got
+
+
 class Cup:
     """The test's eyes on the cup, from whichever process is up."""
 
@@ -132,12 +163,9 @@ async def test_a_cup_runs_across_two_processes_and_survives_the_kill_of_one(
 ) -> None:
     a, b = pair
     servers = {"a": a, "b": b}
-    homes = {login: "ab"[k % 2] for k, login in enumerate(LOGINS)}
-    accounts: dict[str, m.Account] = {}
-    for login in LOGINS:
-        bot, account = await member_bot(servers[homes[login]], login, [a.url, b.url])
-        accounts[login] = account
-        await bot.close()
+    spread = Spread(servers, LOGINS)
+    homes = spread.homes
+    accounts = await spread.open_accounts()
     ana = accounts["ana"]
     desk_a, made, sid = await league_with_season(a, accounts, "ana", "places:3,2,1")
     desk_b = await guest(b, "desk-b", ana.token)
@@ -153,14 +181,7 @@ async def test_a_cup_runs_across_two_processes_and_survives_the_kill_of_one(
     cup = Cup({"a": desk_a, "b": desk_b}, ana.token, made.league)
 
     # everybody registers at once, on both processes: each counted once
-    async def register(login: str) -> m.Message:
-        client = await guest(servers[homes[login]], f"{login}-reg", accounts[login].token)
-        got = await answer(client, m.Register(tournament=tid, id=7))
-        await client.close()
-        return got
-
-    got = await asyncio.gather(*(register(x) for x in LOGINS))
-    assert all(isinstance(x, m.Registered) for x in got), got
+    await spread.register_all(tid)
     assert (await cup.view("a"))["cup"]["registered"] == 5
     assert (await cup.view("b"))["cup"]["registered"] == 5
 

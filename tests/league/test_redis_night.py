@@ -31,8 +31,7 @@ from tests.integration.test_leagues import (
 )
 from tests.integration.wsclient import OPEN, Server
 
-from .test_redis_cup import pair
-from .test_redis_processes import member_bot
+from .test_redis_cup import Spread, pair
 
 __all__ = ["pair"]
 
@@ -61,12 +60,9 @@ async def test_a_night_across_two_processes_is_composed_once_and_scored_once(
 ) -> None:
     a, b = pair
     servers = {"a": a, "b": b}
-    homes = {login: "ab"[k % 2] for k, login in enumerate(LOGINS)}
-    accounts: dict[str, m.Account] = {}
-    for login in LOGINS:
-        bot, account = await member_bot(servers[homes[login]], login, [a.url, b.url])
-        accounts[login] = account
-        await bot.close()
+    spread = Spread(servers, LOGINS)
+    homes = spread.homes
+    accounts = await spread.open_accounts()
     owner = accounts[LOGINS[0]]
     desk, made, sid = await league_with_season(a, accounts, LOGINS[0], "fpc_sit_and_go")
     created = await answer(
@@ -80,14 +76,7 @@ async def test_a_night_across_two_processes_is_composed_once_and_scored_once(
     assert isinstance(created, m.League), created
     night = event_of(created, "Mercredi")
 
-    async def register(login: str) -> m.Message:
-        client = await guest(servers[homes[login]], f"{login}-reg", accounts[login].token)
-        got = await answer(client, m.Register(tournament=night["tournament"], id=7))
-        await client.close()
-        return got
-
-    got = await asyncio.gather(*(register(x) for x in LOGINS))
-    assert all(isinstance(x, m.Registered) for x in got), got
+    await spread.register_all(night["tournament"])
     desk_b = await guest(b, "desk-b", owner.token)
     seen = event_of(await league_now(desk_b, owner.token, made.league), "Mercredi")
     assert seen["night"]["registered"] == 12
