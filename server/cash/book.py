@@ -165,9 +165,11 @@ class CashBook:
         now: float,
         hand: int = 0,
         capital: int | None = None,
+        hold: str = "",
     ) -> Entry:
         """Bring ``amount`` to the table (a first buy-in or a rebuy); raises
-        :class:`CashError` and changes nothing when :meth:`refusal` says no."""
+        :class:`CashError` and changes nothing when :meth:`refusal` says no. ``hold``: the
+        season capital's reservation it spends, written on the ledger line."""
         refused = self.refusal(player, amount, stack, now, capital=capital)
         if refused is not None:
             raise CashError(*refused)
@@ -178,7 +180,7 @@ class CashBook:
         if self.capital is not None:
             self.capital.take(player, amount)
         return self.ledger.add(
-            Entry(at=now, move=move, player=player, name=name, amount=amount, hand=hand)
+            Entry(at=now, move=move, player=player, name=name, amount=amount, hand=hand, hold=hold)
         )
 
     def cash_out(

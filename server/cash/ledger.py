@@ -63,6 +63,9 @@ class Entry:
     """Who decided it when it was not the player (the host's name)."""
     other: str = ""
     """The other table of a move (``moved_in``: where from; ``moved_out``: where to)."""
+    hold: str = ""
+    """The season capital's reservation a purchase spent (a league's cash season: the
+    capital learns from this line that the reservation is recorded); "" for none."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,6 +91,34 @@ class Ledger:
     """The rake of every hand, in all."""
     last_rake: tuple[float, int] = (0.0, 0)
     """When the last rake was taken, and from which hand."""
+    _read: int = field(default=0, compare=False, repr=False)
+    """How many entries :attr:`_moves` and :attr:`_holds` have added up (entries are only
+    ever appended: each is read once, never the whole list again)."""
+    _moves: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    _holds: set[str] = field(default_factory=set, compare=False, repr=False)
+
+    def _catch_up(self) -> None:
+        for entry in self.entries[self._read :]:
+            brought, taken = self._moves.get(entry.player, (0, 0))
+            if entry.move in IN:
+                brought += entry.amount
+            else:
+                taken += entry.amount
+            self._moves[entry.player] = (brought, taken)
+            if entry.hold:
+                self._holds.add(entry.hold)
+        self._read = len(self.entries)
+
+    def moves(self, player: str) -> tuple[int, int]:
+        """What ``player`` brought to this table (bought, moved in) and took from it
+        (cashed out, returned, moved out), in all: a season capital's account of it."""
+        self._catch_up()
+        return self._moves.get(player, (0, 0))
+
+    def recorded(self, hold: str) -> bool:
+        """Whether a purchase spending the capital's reservation ``hold`` is written here."""
+        self._catch_up()
+        return hold in self._holds
 
     def take_rake(self, amount: int, at: float, hand: int) -> None:
         if amount < 0:
@@ -178,7 +209,7 @@ class Ledger:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "entries": [asdict(e) for e in self.entries],
+            "entries": [_entry_json(e) for e in self.entries],
             "raked": self.raked,
             "last_rake": list(self.last_rake),
         }
@@ -188,3 +219,12 @@ class Ledger:
         entries = [Entry(**{**e, "move": Move(e["move"])}) for e in data["entries"]]
         at, hand = data.get("last_rake", (0.0, 0))
         return cls(entries, int(data.get("raked", 0)), (float(at), int(hand)))
+
+
+def _entry_json(entry: Entry) -> dict[str, Any]:
+    """An entry as saved (``hold`` only where there is one: older snapshots and the tables
+    outside a season read the same)."""
+    data = asdict(entry)
+    if not entry.hold:
+        del data["hold"]
+    return data

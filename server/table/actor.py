@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from server.cash import Ledger
 from server.engine import Hand
 from server.store.batch import SequenceError, StaleWriter, StoreError, TableWrite
 from server.table import commands as c
@@ -121,6 +122,11 @@ class TableActor:
         self.transfer: Callable[[TableActor, Transfer], None] | None = None
         """Seats a cash player at the room's other table once his move out is saved (the
         gateway); None: the move stays a cash-out in this table's ledger."""
+        self.settled: Callable[[TableActor, c.Command | None], None] | None = None
+        """Told after each command the table handled, its effects carried out (the write
+        made), and after each burst's timers (None): a league's cash season keeps its
+        capital with the ledger (server.league_service.capital). A failure there is logged,
+        never the table's."""
         self.clients: dict[str, Client] = {}
         self.inbox: asyncio.Queue[tuple[c.Command, Client | None]] = asyncio.Queue()
         self.hand_ended = asyncio.Event()
@@ -172,6 +178,19 @@ class TableActor:
 
     def snapshot_for(self, seat: int | None) -> dict[str, Any]:
         return self.core.view(seat)
+
+    def ledger(self) -> Ledger | None:
+        """A cash table's ledger (None at any other table): read it, never change it."""
+        cash = self.core.cash
+        return None if cash is None else cash.book.ledger
+
+    def stacks(self) -> dict[str, int]:
+        """Each seated player's chips now, by player id."""
+        return {state.player: state.stack for state in self.core.seats.values()}
+
+    def asks_seat(self, player: str) -> bool:
+        """``player`` asked for a seat that waits for the host's answer."""
+        return any(r.conn.player == player for r in self.core.requests.values())
 
     @staticmethod
     def conn(client: Client) -> c.Conn:
@@ -285,10 +304,20 @@ class TableActor:
         if isinstance(command, (c.Gone, c.Leave)) and command.conn.cid not in self.core.watchers:
             self.clients.pop(command.conn.cid, None)
         self._run_effects(effects)
+        self._settled(command)
 
     def _after_burst(self) -> None:
         self._run_effects(self.core.tick(self.clock.now()))
+        self._settled(None)
         self._arm()
+
+    def _settled(self, command: c.Command | None) -> None:
+        if self.settled is None:
+            return
+        try:
+            self.settled(self, command)
+        except Exception:
+            log.exception("table %s: what follows its ledger failed", self.table)
 
     def _run_effects(self, effects: list[Effect]) -> None:
         for i, effect in enumerate(effects):

@@ -47,7 +47,9 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
     if stale is not None:
         _release(t, stale, now)
     arrival = Arrival.RETURN if cash.book.owes_return_fee(player) else Arrival.NEW
-    cash.book.buy_in(player, cmd.name, cmd.amount, 0, now, hand=t.hand_no, capital=cmd.capital)
+    cash.book.buy_in(
+        player, cmd.name, cmd.amount, 0, now, hand=t.hand_no, capital=cmd.capital, hold=cmd.hold
+    )
     if not cash.waiting.accept(cmd.seat, player):
         cash.waiting.leave(player)
     cash.arrivals[cmd.seat] = arrival
@@ -115,7 +117,14 @@ def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:
         raise CashError(Refusal.IN_HAND, "chips are added between hands")
     stack = state.stack
     cash.book.buy_in(
-        state.player, state.name, cmd.amount, stack, now, hand=t.hand_no, capital=cmd.capital
+        state.player,
+        state.name,
+        cmd.amount,
+        stack,
+        now,
+        hand=t.hand_no,
+        capital=cmd.capital,
+        hold=cmd.hold,
     )
     state.stack += cmd.amount
     if stack == 0:

@@ -225,6 +225,9 @@ class BuyIn:
     capital: int | None = None
     """What the player's season capital still allows (a league's cash season, filled in by
     the gateway); None: no season."""
+    hold: str = ""
+    """The season capital's reservation this buy-in spends (server.league_service.capital):
+    written on its ledger line, so the capital knows once it is recorded; "" for none."""
     ref: int | None = None
     approved: bool = False
     """The host approved it (a table that asks its host: server.table.hosting)."""
@@ -265,6 +268,8 @@ class AddChips:
     amount: int
     capital: int | None = None
     """As :attr:`BuyIn.capital`."""
+    hold: str = ""
+    """As :attr:`BuyIn.hold`."""
     ref: int | None = None
 
 
