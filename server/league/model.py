@@ -195,6 +195,10 @@ class League:
     """Whoever joins with the invite waits for an owner's or a director's approval."""
     pending: frozenset[str] = frozenset()
     """Who asked to join and waits (not members)."""
+    removed: frozenset[str] = frozenset()
+    """Who was in the league (or asked to be) and is no more: removed by the owner, refused
+    by a director, or who left. Not members; rejoining with the invite takes one out of it
+    (:mod:`server.league.membership` refuses them ``league.not_member``)."""
 
     def role_of(self, member: str) -> Role | None:
         if member == self.owner:
@@ -216,8 +220,10 @@ def league_of(
     created: float,
     approval: bool,
     roles: Iterable[tuple[str, str]],
+    removed: Iterable[str] = (),
 ) -> League:
-    """A league from its stored fields and its ``(member, role)`` rows (either store)."""
+    """A league from its stored fields, its ``(member, role)`` rows and the members it
+    removed (either store)."""
     by_role: dict[str, set[str]] = {role.value: set() for role in Role}
     for member, role in roles:
         by_role.setdefault(role, set()).add(member)
@@ -232,6 +238,7 @@ def league_of(
         created=created,
         approval=approval,
         pending=frozenset(pending),
+        removed=frozenset(removed) - set().union(*by_role.values()),
     )
 
 
