@@ -42,7 +42,7 @@ def prepare(path: Path) -> Path:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise DataDirError(f"cannot use the data directory {path}: {reason}") from None
-    databases = ("brasseur.sqlite", "members.sqlite", "leagues.sqlite")
+    databases = ("brasseur.sqlite", "members.sqlite", "leagues.sqlite", "capital.sqlite")
     for name in [f"{db}{end}" for db in databases for end in ("", "-wal", "-shm")]:
         with contextlib.suppress(FileNotFoundError):
             _private(path / name)
