@@ -161,7 +161,25 @@ _CHECKS: dict[str, Callable[[_Field, Any], Any]] = {
 
 
 def from_wire(data: Any, registry: Mapping[str, type[Message]]) -> Message:
-    """Validate a decoded map against its message class. Raises ProtocolError."""
+    """Validate a decoded map against its message class. Raises ProtocolError, carrying the
+    map's ``id`` as ``ref`` when it has a valid one (docs/protocol.md: "echoed as ``ref`` in
+    the ``error`` a command is refused with")."""
+    try:
+        return _validated(data, registry)
+    except ProtocolError as exc:
+        exc.ref = _id_of(data)
+        raise
+
+
+def _id_of(data: Any) -> int | None:
+    """A map's ``id`` if it is one a client may send (an integer in 0 .. 2**53)."""
+    value = data.get("id") if isinstance(data, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**53:
+        return value
+    return None
+
+
+def _validated(data: Any, registry: Mapping[str, type[Message]]) -> Message:
     if not isinstance(data, dict):
         raise _bad(ErrorCode.BAD_FRAME, "a frame must be a msgpack map")
     if "t" not in data:

@@ -87,6 +87,9 @@ class ErrorCode(StrEnum):
     ALREADY_REGISTERED = "tournament.already_registered"
     """One entry per person per tournament: this connection (or this player token) already
     has one."""
+    RESERVED_NAME = "reserved_name"
+    """A ``hello`` nickname or a member's display name that would pass for the director, the
+    host or the server ("Director", "d1recteur", "hôst"...): refused (docs/accounts.md)."""
     INTERNAL = "internal"
     """A bug on our side; the table goes on."""
     NOT_FOUND = "not_found"
@@ -98,7 +101,10 @@ class ErrorCode(StrEnum):
 class ProtocolError(Exception):
     """A frame or command refused at the protocol or session level."""
 
-    def __init__(self, code: ErrorCode | str, message: str) -> None:
+    def __init__(self, code: ErrorCode | str, message: str, ref: int | None = None) -> None:
         super().__init__(message)
         self.code = str(code)
         self.message = message
+        self.ref = ref
+        """The refused command's ``id`` when the frame was a map that carried a valid one
+        (a validation refusal echoes it, docs/protocol.md), else None."""
