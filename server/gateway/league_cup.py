@@ -51,6 +51,7 @@ from server.gateway.league_entries import (
 from server.league import cup_state
 from server.league.cup import Bracket
 from server.league.cup_state import MIN_CUP
+from server.league.membership import EntryPath
 from server.league.model import (
     EventStatus,
     EventStep,
@@ -115,7 +116,7 @@ class CupRunner:
         event = self.store.event_of_tournament(msg.tournament)
         if event is None or event.kind is not EventKind.CUP:
             return False
-        enter_member(self.store, event, conn, msg, "cup")
+        enter_member(self.store, event, conn, msg, EntryPath.CUP)
         return True
 
     def _is_cup(self, tournament: str) -> bool:

@@ -32,7 +32,8 @@ from protocol import messages as m
 from server.gateway.connection import Connection
 from server.league.book import StateChange
 from server.league.errors import LeagueConfigError
-from server.league.model import EventStatus, LeagueEvent, RefusalCode, Season
+from server.league.membership import EntryPath, admit, standing
+from server.league.model import EventStatus, LeagueEvent, LeagueRefusal, RefusalCode, Season
 from server.league.results import EventResult
 from server.league.satellite import Ticket, issue_tickets, qualified_players
 from server.league.standings import StandingRow, standings
@@ -47,6 +48,7 @@ __all__ = [
     "MEMBER_PREFIX",
     "Closed",
     "Entries",
+    "admit_entry",
     "enter_member",
     "entering",
     "league_player",
@@ -68,24 +70,41 @@ def league_player(pid: str) -> str:
     return pid.removeprefix(MEMBER_PREFIX)
 
 
+def admit_entry(
+    store: LeagueBook,
+    event: LeagueEvent,
+    member: str | None,
+    path: EntryPath,
+    *,
+    members_only: bool,
+) -> None:
+    """The one membership decision (:func:`server.league.membership.admit`) for ``member``
+    (None: a guest) entering ``event`` by ``path``, as the league stands now: returns, or
+    raises ``ProtocolError`` with its stable code (``league.not_member``,
+    ``league.awaiting_approval``, ``league.account_required``)."""
+    league = store.league(event.league) if members_only and member is not None else None
+    try:
+        admit(standing(league, member), path, members_only=members_only)
+    except LeagueRefusal as exc:
+        raise ProtocolError(exc.code, exc.message) from None
+
+
 def enter_member(
     store: LeagueBook,
     event: LeagueEvent,
     conn: Connection,
     msg: m.Register,
-    what: str,
+    path: EntryPath,
 ) -> None:
-    """A member's ``register`` for an event the league plays itself (a cup, a night): kept
-    once in the event's state (:func:`entering`, one read-change-write: two processes
-    registering two members at once keep both, and a registration racing the draw is
-    either in it or refused), answered ``registered`` without a token (no table yet).
-    ``league.account_required`` for a guest, ``out_of_range`` once registration is closed.
-    ``what`` names the event in the words."""
+    """A member's ``register`` for an event the league plays itself (a cup, a night; members
+    only: :func:`admit_entry`): kept once in the event's state (:func:`entering`, one
+    read-change-write: two processes registering two members at once keep both, and a
+    registration racing the draw is either in it or refused), answered ``registered``
+    without a token (no table yet); ``out_of_range`` once registration is closed."""
+    admit_entry(store, event, conn.member, path, members_only=True)
     member = conn.member
-    if member is None:
-        raise ProtocolError(
-            RefusalCode.ACCOUNT_REQUIRED.value, f"the {what} is for members: log in first"
-        )
+    assert member is not None  # a guest is refused league.account_required
+    what = path.value
     closed = ProtocolError(ErrorCode.OUT_OF_RANGE, f"the {what}'s registration is closed")
     if event.status is not EventStatus.REGISTERING:
         raise closed
@@ -212,10 +231,16 @@ class Entries:
             return
         assert live.coordinator is not None
         asked = self.asked.setdefault(target_id, set())
+        league = self.store.league(target.league)
         for ticket in tickets:
             pid = f"{MEMBER_PREFIX}{ticket.player_id}"
             host = live.host
             if pid in host.names or pid in host.pending or pid in asked:
+                continue
+            try:  # the holder may have left the league (or been removed) since he won it
+                admit(standing(league, ticket.player_id), EntryPath.TICKET, members_only=True)
+            except LeagueRefusal as exc:
+                self._note(target_id, [ticket], f"not entered: {exc.message}")
                 continue
             asked.add(pid)
             live.coordinator.submit("register", {"player": pid, "name": ticket.name})

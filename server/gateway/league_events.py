@@ -42,6 +42,7 @@ from server.gateway.league_entries import MEMBER_PREFIX, Entries, league_player,
 from server.gateway.league_night import NightRunner, hard_stop_of, hard_stop_text
 from server.league.errors import ResultError
 from server.league.model import (
+    PENDING_STATUSES,
     EventStatus,
     EventStep,
     LeagueEvent,
@@ -50,6 +51,7 @@ from server.league.model import (
     Season,
     advance,
     capital_start,
+    check_bounds,
     check_name,
     event_date,
 )
@@ -308,9 +310,18 @@ class EventRunner:
         return event
 
     def _check_room(self, season: Season) -> None:
-        """fpc part B: "10 étapes par saisons": no more events than the season has."""
-        limit = season.rules().events
+        """fpc part B: "10 étapes par saisons": no more events than the season has; and the
+        bounds of every league (``league.limit``: events of a season, events of the league
+        not played yet, server.league.model.check_bounds)."""
         live = [e for e in self.store.events(season.id) if e.status is not EventStatus.CANCELLED]
+        pending = sum(
+            1
+            for other in self.store.seasons(season.league)
+            for e in (live if other.id == season.id else self.store.events(other.id))
+            if e.status in PENDING_STATUSES
+        )
+        check_bounds(season_events=len(live), pending_events=pending)
+        limit = season.rules().events
         if limit is not None and len(live) >= limit:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, f"this season has its {limit} events")
 

@@ -34,6 +34,7 @@ from protocol import messages as m
 from server.gateway.connection import Connection
 from server.gateway.league_entries import MEMBER_PREFIX, enter_member, scored_standings
 from server.league.errors import SeatingError
+from server.league.membership import EntryPath
 from server.league.model import (
     EventStatus,
     EventStep,
@@ -163,7 +164,7 @@ class NightRunner:
         state = None if event is None else self.night_of(event)
         if event is None or state is None:
             return False
-        enter_member(self.store, event, conn, msg, "night")
+        enter_member(self.store, event, conn, msg, EntryPath.NIGHT)
         return True
 
     # ------------------------------------------------------------------ the night

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
 from server.gateway.connection import Connection
+from server.gateway.league_entries import admit_entry
 from server.gateway.league_events import MEMBER_PREFIX, STRUCTURES, EventRunner
+from server.league.membership import EntryPath
 from server.league.model import (
     Action,
     EventStatus,
@@ -36,6 +38,7 @@ from server.league.model import (
     advance,
     can,
     capital_start,
+    check_bounds,
     check_name,
     require,
     season_rules,
@@ -117,10 +120,15 @@ class LeagueDesk:
         return league
 
     def _create(self, msg: m.LeagueCreate) -> tuple[League, str]:
+        """A new league, its owner the member (``league.limit`` past
+        :data:`~server.league.model.MAX_LEAGUES_OWNED`)."""
         member = self._member(msg.member)
+        name = check_name(msg.name)
+        owned = sum(1 for x in self.store.leagues_of(member) if x.owner == member)
+        check_bounds(leagues_owned=owned)
         league = League(
             id=_new_id(),
-            name=check_name(msg.name),
+            name=name,
             owner=member,
             invite=secrets.token_urlsafe(12),
             members=frozenset({member}),
@@ -356,8 +364,11 @@ class LeagueDesk:
     def entry_for(self, conn: Connection, tournament: str) -> str | None:
         """The player id a ``register`` of ``conn`` for ``tournament`` takes: None for a
         tournament of no league event, or a guest where the event lets guests in;
-        ``m.<member>`` for a member (one person, one entry). Raises
-        ``league.account_required`` for a guest where the event requires an account,
+        ``m.<member>`` for a member (one person, one entry). First the one membership
+        decision (:func:`~server.gateway.league_entries.admit_entry`, a late registration
+        once the event runs): at an event that requires an account, a guest is refused
+        ``league.account_required``, a member awaiting approval ``league.awaiting_approval``,
+        a removed member or an account of no league ``league.not_member``. Then
         ``tournament.already_registered`` for a member entered already (from another
         connection: the director would refuse his id too) unless a satellite's ticket entered
         him (his ``register`` is then answered with his entry), and ``league.not_qualified``
@@ -367,12 +378,9 @@ class LeagueDesk:
             return None
         if event.status is EventStatus.CANCELLED:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "this event is cancelled")
+        path = EntryPath.LATE if event.status is EventStatus.RUNNING else EntryPath.REGISTER
+        admit_entry(self.store, event, conn.member, path, members_only=event.requires_account)
         if conn.member is None:
-            if event.requires_account:
-                raise ProtocolError(
-                    RefusalCode.ACCOUNT_REQUIRED.value,
-                    "this league event requires a member account: log in first",
-                )
             return None
         player = f"{MEMBER_PREFIX}{conn.member}"
         live = self.g.tournaments.get(tournament)
@@ -385,6 +393,21 @@ class LeagueDesk:
         if not entered and not ticket:
             self.events.entries.check_qualified(event, conn.member)
         return player
+
+    def again(self, conn: Connection, tournament: str) -> None:
+        """Before a ``rebuy`` or ``reenter`` at a league event's tournament (tda 7, 26: more
+        chips into it): the one membership decision again, as the league stands now
+        (:attr:`~server.league.membership.EntryPath.REENTRY`): a member removed, or who
+        left, since he registered is refused with its code. Nothing for another tournament."""
+        event = self.store.event_of_tournament(tournament)
+        if event is not None:
+            admit_entry(
+                self.store,
+                event,
+                conn.member,
+                EntryPath.REENTRY,
+                members_only=event.requires_account,
+            )
 
     # ------------------------------------------------------------------ life
 

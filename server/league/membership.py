@@ -127,4 +127,4 @@ def admit(standing: Standing, path: EntryPath, *, members_only: bool) -> None:
     :data:`ADMISSIONS` code otherwise (nothing else changes)."""
     code = ADMISSIONS[(standing, path, members_only)]
     if code is not None:
-        raise LeagueRefusal(code, f"{path.value}: {_WHY[code]}")
+        raise LeagueRefusal(code, _WHY[code])

@@ -35,8 +35,12 @@ from .standings import FPC_SIT_AND_GO_SEASON, FPC_TOUR_DES_POTES_SEASON, SeasonR
 __all__ = [
     "EVENT_KINDS",
     "FPC_CAPITAL",
+    "MAX_LEAGUES_OWNED",
+    "MAX_PENDING_EVENTS",
     "MAX_PLACES",
     "MAX_QUALIFIED",
+    "MAX_SEASON_EVENTS",
+    "PENDING_STATUSES",
     "PERMISSIONS",
     "POINTS_SYSTEMS",
     "QUALIFIED_KINDS",
@@ -53,6 +57,7 @@ __all__ = [
     "advance",
     "can",
     "capital_start",
+    "check_bounds",
     "check_name",
     "event_date",
     "league_of",
@@ -90,6 +95,9 @@ class RefusalCode(StrEnum):
     AWAITING_APPROVAL = "league.awaiting_approval"
     """The member asked to join a league whose directors approve its members: nothing
     until one of them does."""
+    LIMIT = "league.limit"
+    """A bound of :func:`check_bounds` is reached (leagues owned, events in a season, events
+    not yet played in a league): nothing was created."""
 
 
 class LeagueRefusal(LeagueError):
@@ -465,6 +473,52 @@ class LeagueEvent:
         if self.qualified_top is None:
             return None
         return QualificationRule(kind=self.kind, top=self.qualified_top)
+
+
+# ============================================================ bounds (issue 26)
+
+MAX_LEAGUES_OWNED = 5
+"""Leagues one account may own. A person runs a league or two (a club, a bar, friends, one
+per game); five leaves room, and bounds what one account can make others list and keep."""
+
+MAX_SEASON_EVENTS = 400
+"""Events of one season, every kind and status but cancelled (a night's tables count: they
+are events of the season). A season is a year at most: an event every day is 365, weekly
+nights of Sit'n Gos with a few tables each (52 x (1 + tables)) about 250; 400 covers both,
+and stops a flood at 400 stored rows per season."""
+
+MAX_PENDING_EVENTS = 40
+"""Events of one league not played yet (scheduled, registering or running). Each holds a
+tournament in memory and is listed publicly until it is played: a weekly event scheduled
+nine months ahead, or every day for more than a month, fits; one account's leagues hold at
+most ``MAX_LEAGUES_OWNED * MAX_PENDING_EVENTS`` (200) such tournaments, not 300 in 14 s."""
+
+PENDING_STATUSES = frozenset({EventStatus.SCHEDULED, EventStatus.REGISTERING, EventStatus.RUNNING})
+"""The statuses of an event not played yet (:data:`MAX_PENDING_EVENTS`)."""
+
+
+def check_bounds(
+    *,
+    leagues_owned: int | None = None,
+    season_events: int | None = None,
+    pending_events: int | None = None,
+) -> None:
+    """Refuse ``league.limit`` a new league when its owner owns :data:`MAX_LEAGUES_OWNED`
+    already, or a new event when its season has :data:`MAX_SEASON_EVENTS` or its league
+    :data:`MAX_PENDING_EVENTS` not played yet (counts as they are before the creation;
+    None: not asked)."""
+    if leagues_owned is not None and leagues_owned >= MAX_LEAGUES_OWNED:
+        raise LeagueRefusal(
+            RefusalCode.LIMIT, f"an account owns at most {MAX_LEAGUES_OWNED} leagues"
+        )
+    if season_events is not None and season_events >= MAX_SEASON_EVENTS:
+        raise LeagueRefusal(RefusalCode.LIMIT, f"a season has at most {MAX_SEASON_EVENTS} events")
+    if pending_events is not None and pending_events >= MAX_PENDING_EVENTS:
+        raise LeagueRefusal(
+            RefusalCode.LIMIT,
+            f"a league has at most {MAX_PENDING_EVENTS} events not played yet: "
+            "schedule more once some are played",
+        )
 
 
 def advance(event: LeagueEvent, step: EventStep, note: str = "") -> LeagueEvent:

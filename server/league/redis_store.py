@@ -7,7 +7,8 @@ Keys, under ``<prefix>:league`` (``L`` below); every value is text, JSON where i
 plain id::
 
     L:l:<league>              hash: name, owner, invite, created (JSON values)
-    L:roles:<league>          hash: member -> owner | director | member
+    L:roles:<league>          hash: member -> owner | director | member | pending
+    L:removed:<league>        set of the members the league removed (refused, left)
     L:invite:<invite>         the league's id
     L:s:<season>              hash: id, league, name, points, best_of, created (JSON values)
     L:seasons:<league>        set of the league's season ids
@@ -111,17 +112,21 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('no such lea
 if redis.call('HGET', KEYS[2], ARGV[1]) == 'owner' then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[3])
+redis.call('SREM', KEYS[4], ARGV[1])
 return 1
 """
-"""KEYS: league, roles, the member's leagues. ARGV: member, role, league id."""
+"""KEYS: league, roles, the member's leagues, the league's removed. ARGV: member, role,
+league id."""
 
 _REMOVE_ROLE = """
-if redis.call('HGET', KEYS[1], ARGV[1]) == 'owner' then return 0 end
+local role = redis.call('HGET', KEYS[1], ARGV[1])
+if not role or role == 'owner' then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('SREM', KEYS[2], ARGV[2])
+redis.call('SADD', KEYS[3], ARGV[1])
 return 1
 """
-"""KEYS: roles, the member's leagues. ARGV: member, league id."""
+"""KEYS: roles, the member's leagues, the league's removed. ARGV: member, league id."""
 
 _ADD_SEASON = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('season exists') end
@@ -297,12 +302,18 @@ class RedisLeagueStore(RedisStates):
 
     def set_role(self, league: str, member: str, role: Role) -> None:
         """Make ``member`` a member (or director) of ``league``; the owner stays the owner."""
-        keys = [self._k("l", league), self._k("roles", league), self._k("mine", member)]
+        keys = [
+            self._k("l", league),
+            self._k("roles", league),
+            self._k("mine", member),
+            self._k("removed", league),
+        ]
         self._call(lambda: self._set_role(keys=keys, args=[member, role.value, league]))
 
     def remove_role(self, league: str, member: str) -> None:
-        """``member`` is no longer of ``league``; the owner stays."""
-        keys = [self._k("roles", league), self._k("mine", member)]
+        """``member`` is no longer of ``league`` and the league remembers him as removed; the
+        owner stays."""
+        keys = [self._k("roles", league), self._k("mine", member), self._k("removed", league)]
         self._call(lambda: self._remove_role(keys=keys, args=[member, league]))
 
     def set_approval(self, league: str, approval: bool) -> None:
@@ -317,14 +328,15 @@ class RedisLeagueStore(RedisStates):
         return sorted((x for x in found if x is not None), key=lambda x: (x.created, x.id))
 
     def league(self, league_id: str) -> League | None:
-        def read() -> tuple[Any, Any]:
+        def read() -> tuple[Any, Any, Any]:
             pipe = self._r.pipeline(transaction=True)
             pipe.hgetall(self._k("l", league_id))
             pipe.hgetall(self._k("roles", league_id))
-            head, roles = pipe.execute()
-            return head, roles
+            pipe.smembers(self._k("removed", league_id))
+            head, roles, removed = pipe.execute()
+            return head, roles, removed
 
-        head, roles = self._call(read)
+        head, roles, removed = self._call(read)
         if not head:
             return None
         data = _fields(head)
@@ -336,6 +348,7 @@ class RedisLeagueStore(RedisStates):
             float(data["created"]),
             bool(data.get("approval", False)),
             ((_text(k), _text(v)) for k, v in roles.items()),
+            (_text(m) for m in removed),
         )
 
     def league_by_invite(self, invite: str) -> League | None:

@@ -44,6 +44,11 @@ _SCHEMA = (
         role TEXT NOT NULL,
         PRIMARY KEY (league, member)
     )""",
+    """CREATE TABLE IF NOT EXISTS removed (
+        league TEXT NOT NULL REFERENCES leagues(id),
+        member TEXT NOT NULL,
+        PRIMARY KEY (league, member)
+    )""",
     """CREATE TABLE IF NOT EXISTS seasons (
         id TEXT PRIMARY KEY,
         league TEXT NOT NULL REFERENCES leagues(id),
@@ -267,22 +272,26 @@ class LeagueStore:
             )
 
     def set_role(self, league: str, member: str, role: Role) -> None:
-        """Make ``member`` a member (or director) of ``league``; the owner stays the owner."""
+        """Make ``member`` a member (or director, or pending) of ``league``, no longer removed;
+        the owner stays the owner."""
         with self._write() as db:
             db.execute(
                 "INSERT INTO roles VALUES (?, ?, ?) ON CONFLICT (league, member) "
                 "DO UPDATE SET role = excluded.role WHERE roles.role != 'owner'",
                 (league, member, role.value),
             )
+            db.execute("DELETE FROM removed WHERE league = ? AND member = ?", (league, member))
 
     def remove_role(self, league: str, member: str) -> None:
-        """``member`` is no longer of ``league`` (a request refused, a member removed); the
-        owner stays."""
+        """``member`` is no longer of ``league`` (a request refused, a member removed, a
+        member who left) and the league remembers him as removed; the owner stays."""
         with self._write() as db:
-            db.execute(
+            cursor = db.execute(
                 "DELETE FROM roles WHERE league = ? AND member = ? AND role != 'owner'",
                 (league, member),
             )
+            if cursor.rowcount:
+                db.execute("INSERT OR IGNORE INTO removed VALUES (?, ?)", (league, member))
 
     def set_approval(self, league: str, approval: bool) -> None:
         """Whether whoever joins with the invite waits for approval from now on."""
@@ -314,7 +323,17 @@ class LeagueStore:
     def _league(self, row: tuple[Any, ...]) -> League:
         lid, name, owner, invite, created, approval = row
         roles = self._db.execute("SELECT member, role FROM roles WHERE league = ?", (lid,))
-        return league_of(lid, name, owner, invite, float(created), bool(approval), roles)
+        gone = self._db.execute("SELECT member FROM removed WHERE league = ?", (lid,))
+        return league_of(
+            lid,
+            name,
+            owner,
+            invite,
+            float(created),
+            bool(approval),
+            roles.fetchall(),
+            (str(m) for (m,) in gone),
+        )
 
     # ------------------------------------------------------------------ seasons
 

@@ -254,3 +254,164 @@ async def test_a_league_event_starts_on_time_finishes_and_its_standings_survive_
     assert (server.data / "leagues.sqlite").stat().st_mode & 0o077 == 0
     assert "Traceback" not in server.stderr()
     json.dumps(doc)  # plain JSON all the way down
+
+
+async def refused_code(client: WsClient, message: m.Message) -> str:
+    """The code of the error ``message`` is answered with (it must be refused)."""
+    got = await answer(client, message)
+    assert isinstance(got, m.Error), got
+    return got.code
+
+
+@pytest.mark.asyncio
+async def test_outsiders_pending_and_removed_members_are_refused_on_every_entry_path(
+    launch: Launch,
+) -> None:
+    """Issue 26: an account of no league, a member awaiting approval and a removed member
+    each ``register`` for a members-only event (early and late), ``reenter``, register for
+    the cup and a night, and are refused with the membership decision's stable code
+    (server/league/membership.py); a satellite's ticket of a member removed while he played
+    it does not enter him (the ticket says why), the owner's does."""
+    server = launch(clock_speed=CLOCK, max_registrations_per_address=0)
+    ana_bot, ana = await member_bot(server, "ana")  # the owner
+    bob_bot, bob = await member_bot(server, "bob")  # admitted, then removed
+    cat_bot, cat = await member_bot(server, "cat")  # asks, never admitted
+    dan_bot, dan = await member_bot(server, "dan")  # never in the league
+    for bot in (cat_bot, dan_bot):
+        await bot.close()
+    desk = await guest(server, "ana-desk", ana.token)
+    conns = {
+        login: await guest(server, f"{login}-desk", account.token)
+        for login, account in (("bob", bob), ("cat", cat), ("dan", dan))
+    }
+    try:
+        made = await answer(desk, m.LeagueCreate(member=ana.token, name="Club", approval=True))
+        assert isinstance(made, m.League) and made.invite
+        lid = made.league
+        for login, account in (("bob", bob), ("cat", cat)):
+            asked = await answer(
+                conns[login], m.LeagueJoin(member=account.token, invite=made.invite, id=2)
+            )
+            assert isinstance(asked, m.League) and asked.role == "pending", asked
+        admitted = await answer(
+            desk, m.LeagueRole(member=ana.token, league=lid, target=bob.member, role="member")
+        )
+        assert isinstance(admitted, m.League), admitted
+        season = await answer(
+            desk, m.SeasonCreate(member=ana.token, league=lid, name="S", points="places:3,1")
+        )
+        assert isinstance(season, m.League), season
+        sid = str(season.seasons[0]["id"])
+        soon, later = int(time.time()) + 4, int(time.time()) + 3600
+
+        def create(name: str, at: int, **more: Any) -> m.LeagueEventCreate:
+            fields: dict[str, Any] = {"structure": STRUCTURE, "requires_account": True}
+            fields.update(more)
+            return m.LeagueEventCreate(
+                member=ana.token, league=lid, season=sid, name=name, starts_at=at, **fields
+            )
+
+        for message in (
+            create("Finale", later),
+            create("Coupe", later, kind="cup", structure=""),
+            create("Mercredi", later, kind="sit_and_go", structure="fpc_sit_and_go", night=True),
+        ):
+            assert isinstance(await answer(desk, message), m.League)
+        final_id = event_of(await league_now(desk, ana.token, lid), "Finale")["id"]
+        got = await answer(
+            desk, create("Sat", soon, kind="satellite", seats="per:1", satellite_of=final_id)
+        )
+        assert isinstance(got, m.League), got
+        tid = {name: event_of(got, name)["tournament"] for name in ("Finale", "Coupe", "Mercredi")}
+        sat = event_of(got, "Sat")["tournament"]
+        # the owner and bob, still a member, play the satellite (each entry a seat)
+        await ana_bot.register(sat, timeout=10)
+        bobs_entry = await bob_bot.register(sat, timeout=10)
+        playing = asyncio.ensure_future(
+            asyncio.gather(ana_bot.play_tournament(), bob_bot.play_tournament())
+        )
+
+        async def codes(
+            tournament: str, path: str, who: tuple[str, ...] = ("bob", "cat", "dan")
+        ) -> dict[str, str]:
+            out = {}
+            for login in who:
+                conn = conns[login]
+                message: m.Message = m.Register(tournament=tournament, id=conn.next_id())
+                if path == "reenter":
+                    token = bobs_entry.token if login == "bob" else "x"
+                    message = m.Reenter(tournament=tournament, token=token, id=conn.next_id())
+                out[login] = await refused_code(conn, message)
+            return out
+
+        # before the removal: the pending member and the outsider are refused early
+        early = await codes(tid["Finale"], "register", ("cat", "dan"))
+        assert early == {"cat": "league.awaiting_approval", "dan": "league.not_member"}
+        removed = await answer(
+            desk, m.LeagueRole(member=ana.token, league=lid, target=bob.member, role="none")
+        )
+        assert isinstance(removed, m.League), removed
+        expected = {
+            "bob": "league.not_member",
+            "cat": "league.awaiting_approval",
+            "dan": "league.not_member",
+        }
+        for name in ("Finale", "Coupe", "Mercredi"):  # register early, the cup, a night
+            assert await codes(tid[name], "register") == expected, name
+        await wait_status(desk, ana.token, lid, "Sat", "running", 20)
+        assert await codes(sat, "register") == expected  # a late registration
+        assert await codes(sat, "reenter") == expected  # a re-entry (bob with his own token)
+        # the satellite ends: ana's ticket enters her in the final, bob's says why not
+        await wait_status(desk, ana.token, lid, "Sat", "finished", 60)
+        final = event_of(await league_now(desk, ana.token, lid), "Finale")
+        assert final["ticket"]["registered"] is True and final["ticket"]["note"] == ""
+        await asyncio.wait_for(playing, 30)
+    finally:
+        await ana_bot.close()
+        await bob_bot.close()
+    server.stop()
+    db = sqlite3.connect(server.data / "leagues.sqlite")
+    notes = dict(db.execute("SELECT player, note FROM tickets").fetchall())
+    db.close()
+    assert notes == {ana.member: "", bob.member: "not entered: members of the league only"}
+
+
+@pytest.mark.asyncio
+async def test_leagues_and_events_are_bounded_per_account_and_league(launch: Launch) -> None:
+    """Issue 26: "one new account scheduled 300 events (each a tournament held in memory and
+    listed publicly) in 14 s". An account owns 5 leagues at most, a league has 40 events not
+    played yet at most (server/league/model.py): past them ``league.limit``, nothing made."""
+    server = launch()
+    bot, ana = await member_bot(server, "ana")
+    await bot.close()
+    desk = await guest(server, "ana-desk", ana.token)
+    made = [
+        await answer(desk, m.LeagueCreate(member=ana.token, name=f"L{n}", id=n)) for n in range(5)
+    ]
+    assert all(isinstance(x, m.League) for x in made), made
+    assert await refused_code(desk, m.LeagueCreate(member=ana.token, name="L5", id=9)) == (
+        "league.limit"
+    )
+    listed = await answer(desk, m.LeagueList(member=ana.token, id=10))
+    assert isinstance(listed, m.Leagues) and len(listed.leagues) == 5
+    lid = made[0].league  # type: ignore[union-attr]
+    season = await answer(
+        desk, m.SeasonCreate(member=ana.token, league=lid, name="S", points="places:1", id=11)
+    )
+    assert isinstance(season, m.League), season
+    sid = str(season.seasons[0]["id"])
+    start = int(time.time()) + 7 * 86400
+
+    def weekly(n: int) -> m.LeagueEventCreate:
+        return m.LeagueEventCreate(
+            member=ana.token, league=lid, season=sid, name=f"Semaine {n}", structure=STRUCTURE,
+            starts_at=start + n * 7 * 86400, requires_account=True, id=100 + n,
+        )  # fmt: skip
+
+    for n in range(40):  # a weekly event, nine months ahead
+        got = await answer(desk, weekly(n))
+        assert isinstance(got, m.League), got
+    assert await refused_code(desk, weekly(40)) == "league.limit"
+    view = await league_now(desk, ana.token, lid)
+    assert len(view.seasons[0]["events"]) == 40
+    assert "Traceback" not in server.stderr()

@@ -134,6 +134,9 @@ async def test_a_league_event_runs_across_two_processes_and_is_stored_once(
         assert isinstance(no, m.Error) and no.code == "league.account_required", no
         cat_bot, cat = await member_bot(b, "cat", urls)
         bots.append(cat_bot)
+        cats = await guest(b, "cat-desk", cat.token)  # members only: cat joins first
+        cat_joined = await answer(cats, m.LeagueJoin(member=cat.token, invite=made.invite, id=6))
+        assert isinstance(cat_joined, m.League) and cat_joined.role == "member", cat_joined
         for bot, account in ((ana_bot, ana), (cat_bot, cat)):
             entered = await bot.register(tid, timeout=10)
             assert entered.player == f"m.{account.member}"

@@ -143,6 +143,7 @@ def test_requests_to_join_removals_and_approval_are_kept(opener: Opener) -> None
     league = again.league("l1")
     assert league is not None and league.approval
     assert league.members == frozenset({"ana", "cat"}) and league.pending == frozenset({"dan"})
+    assert league.removed == frozenset({"bob"})
     assert [league.role_of(x) for x in ("ana", "bob", "cat", "dan")] == [
         Role.OWNER,
         None,
@@ -156,6 +157,35 @@ def test_requests_to_join_removals_and_approval_are_kept(opener: Opener) -> None
     assert league is not None and not league.approval and "dan" in league.members
     assert not league.pending
     again.close()
+
+
+def test_the_league_remembers_who_it_removed_until_he_rejoins(opener: Opener) -> None:
+    """Removed by the owner, refused by a director, or left: kept as removed (the
+    membership decision refuses them ``league.not_member``, not as strangers); joining
+    again ends it, as a member or, under approval, as a request."""
+    store = filled(opener)  # ana owns l1; bob a member, cat a director
+    store.set_role("l1", "dan", Role.PENDING)
+    store.remove_role("l1", "bob")  # removed by the owner
+    store.remove_role("l1", "dan")  # his request refused
+    store.remove_role("l1", "cat")  # a director who leaves
+    store.remove_role("l1", "ana")  # the owner stays the owner, never removed
+    store.remove_role("l1", "eve")  # never in it: not removed
+    store.close()
+    again = opener()
+    league = again.league("l1")
+    assert league is not None
+    assert league.removed == frozenset({"bob", "cat", "dan"})
+    assert league.members == frozenset({"ana"}) and not league.pending
+    assert [league.role_of(x) for x in ("bob", "cat", "dan")] == [None, None, None]
+    assert again.leagues_of("bob") == []
+    again.set_role("l1", "bob", Role.MEMBER)  # rejoins with the invite
+    again.set_role("l1", "dan", Role.PENDING)  # asks again, under approval
+    again.close()
+    third = opener()
+    league = third.league("l1")
+    assert league is not None and league.removed == frozenset({"cat"})
+    assert "bob" in league.members and league.pending == frozenset({"dan"})
+    third.close()
 
 
 def test_a_cup_s_state_comes_back_as_it_was_last_saved(opener: Opener) -> None:
@@ -387,3 +417,31 @@ def test_an_older_file_gains_the_new_event_columns(tmp_path: Path) -> None:
     assert old is not None and old.name == "Old"
     assert (old.seats, old.qualified_top, old.qualified_season) == (None, None, None)
     store.close()
+
+
+def test_an_older_file_gains_the_removed_members(tmp_path: Path) -> None:
+    """A leagues' file written before leagues remembered whom they removed: opened, it has
+    none removed, and removing a member is kept."""
+    path = tmp_path / "leagues.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE leagues (id TEXT PRIMARY KEY, name TEXT NOT NULL, owner TEXT NOT NULL, "
+        "invite TEXT NOT NULL UNIQUE, created REAL NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE roles (league TEXT NOT NULL REFERENCES leagues(id), "
+        "member TEXT NOT NULL, role TEXT NOT NULL, PRIMARY KEY (league, member))"
+    )
+    db.execute("INSERT INTO leagues VALUES ('l1', 'Old', 'ana', 'inv', 1.0)")
+    db.executemany("INSERT INTO roles VALUES ('l1', ?, ?)", [("ana", "owner"), ("bob", "member")])
+    db.commit()
+    db.close()
+    store = LeagueStore(path)
+    old = store.league("l1")
+    assert old is not None and old.removed == frozenset() and "bob" in old.members
+    store.remove_role("l1", "bob")
+    store.close()
+    again = LeagueStore(path)
+    league = again.league("l1")
+    assert league is not None and league.removed == frozenset({"bob"})
+    again.close()

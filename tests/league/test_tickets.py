@@ -48,9 +48,18 @@ def event_named(league: m.League, name: str) -> dict[str, Any]:
     return next(e for s in league.seasons for e in s["events"] if e["name"] == name)
 
 
+def join(w: World, login: str, league: str) -> None:
+    """``login`` joins the league with its invite (tickets enter members only)."""
+    invite = w.ask("ana", m.LeagueGet(member=w.tokens["ana"], league=league)).invite
+    assert invite is not None
+    w.ask(login, m.LeagueJoin(member=w.tokens[login], invite=invite))
+
+
 def satellite_into_final(w: World, seats: str = "per:2") -> tuple[str, str, dict[str, Any]]:
-    """A league, its season, a final in two hours and a satellite into it in one."""
+    """A league (ana, bob, cat), its season, a final in two hours and a satellite into it in
+    one."""
     made, season = league_with_season(w)
+    join(w, "cat", made.league)
     schedule(w, made.league, season, "Finale", now() + 7200)
     final = event_named(
         w.ask("ana", m.LeagueGet(member=w.tokens["ana"], league=made.league)), "Finale"
@@ -135,9 +144,10 @@ async def test_a_satellite_s_winners_enter_its_target_and_a_tied_bubble_all_of_t
     assert (answer.player, answer.ref) == ("m.id-ana", 7)
     assert w.g.auth.verify(answer.token, "player")["p"] == "m.id-ana"
     assert anas.pid == "m.id-ana" and live.host.registrations == 3
-    # bob registered already without needing his ticket: a second register is refused as
-    # any, a player without a ticket registers as usual
-    assert desk.entry_for(Conn("id-dan"), final["tournament"]) == "m.id-dan"  # type: ignore[arg-type]
+    # dan, an account of no league, is not entered (5th, no seat) and may not register
+    with pytest.raises(ProtocolError) as outsider:
+        desk.entry_for(Conn("id-dan"), final["tournament"])  # type: ignore[arg-type]
+    assert outsider.value.code == "league.not_member"
 
     # the season's export: each ticket with its share of a seat
     s = w.leagues.season(season)
@@ -179,6 +189,35 @@ async def test_tickets_into_a_target_that_no_longer_takes_players_say_why() -> N
 
 
 @pytest.mark.asyncio
+async def test_a_ticket_of_a_member_who_left_or_was_removed_does_not_enter_him() -> None:
+    """Issue 26: the one membership decision at the ticket's registration into its target
+    (a member when he won it, no longer one when it enters him): the ticket says why; he
+    rejoins, and the next time the tickets enter their holders (a restart) he is entered."""
+    w = World()
+    league, _, ev = satellite_into_final(w)
+    final, sat = ev["final"], ev["satellite"]
+    removed = m.LeagueRole(member=w.tokens["ana"], league=league, target="id-bob", role="none")
+    w.ask("ana", removed)
+    w.g.leagues.handle(Conn("id-cat"), m.LeagueLeave(member=w.tokens["cat"], league=league))  # type: ignore[arg-type]
+    runner = w.g.leagues.events
+    runner.started(sat["id"])
+    runner.finished(sat["id"], ROWS)
+    live = w.g.tournaments[final["tournament"]]
+    assert set(live.host.names) == {"m.id-ana"}
+    notes = {t.player_id: t.note for t in w.leagues.tickets_into(final["id"])}
+    assert notes["id-bob"] == notes["id-cat"] == "not entered: members of the league only"
+    assert notes["id-ana"] == ""
+    # bob's own register is refused as well; rejoining with the invite, he is entered
+    with pytest.raises(ProtocolError) as no:
+        w.g.leagues.entry_for(Conn("id-bob"), final["tournament"])  # type: ignore[arg-type]
+    assert no.value.code == "league.not_member"
+    join(w, "bob", league)
+    runner.entries.seat_holders(final["id"])
+    assert set(live.host.names) == {"m.id-ana", "m.id-bob"}
+    w.g.leagues.close()
+
+
+@pytest.mark.asyncio
 async def test_tickets_are_issued_once_and_enter_their_holders_again_after_restarts(
     tmp_path: Path,
 ) -> None:
@@ -214,6 +253,7 @@ async def test_a_monthly_takes_the_top_of_the_standings_and_the_satellite_s_winn
     w = World()
     made, season = league_with_season(w, "places:10,6,3")
     league = made.league
+    join(w, "cat", league)
     schedule(w, league, season, "Journalier", now() + 3600)
     got = schedule(w, league, season, "Mensuel", now() + 9000, kind="monthly", qualified_top=1)
     monthly = event_named(got, "Mensuel")
@@ -294,7 +334,7 @@ async def test_a_monthly_takes_the_top_of_the_standings_and_the_satellite_s_winn
     assert rule.admits(rows[0]) and not rule.admits(rows[1])
     assert refused("id-bob") == "league.not_qualified"
     assert refused("id-ana") == "tournament.already_registered"
-    assert refused("id-dan") == "league.not_qualified"
+    assert refused("id-dan") == "league.not_member"  # an account of no league: not asked more
     w.g.leagues.close()
 
 
