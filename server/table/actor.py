@@ -292,6 +292,7 @@ class TableActor:
             return
         hand, _seq, data = last
         record = store.hand_record(self.table, hand) if data.get("in_hand", True) else None
+        self.core.now = self.clock.now()  # a leaver of the cut hand is paid out now
         self.core.restore(data, record)
         self._run_effects(self.core.flush())
 

@@ -45,7 +45,7 @@ from server.table.commands import AskChange
 from server.table.effects import Transfer
 from server.table.hosting import apply_next_blinds, host_says
 from server.table.phases import TablePhase, Trigger
-from server.table.policy import FriendsPolicy
+from server.table.policy import FriendsPolicy, take_replay
 from server.table.report import HandEnded
 
 if TYPE_CHECKING:
@@ -210,12 +210,11 @@ class CashPolicy(FriendsPolicy):
             if t.phase is TablePhase.BETWEEN:
                 t.goto(Trigger.NOT_ENOUGH)
             return
-        replay = t.replay_positions
-        t.replay_positions = None
-        if replay is not None and replay.big_blind in candidates:
-            # cdc 5.4: the hand a crash cut is dealt again at the same positions, with the
-            # same seat fees (saved with the cancelled hand: cash.dues)
-            t.open_hand(now, replay, candidates, t.hand_no + 1)
+        replay = take_replay(t, candidates)
+        if replay is not None:
+            # cdc 5.4: the hand a crash cut is dealt again as that hand (its positions, its
+            # players, the same seat fees saved with it: cash.dues); else a fresh hand below
+            t.open_hand(now, *replay, t.hand_no + 1)
             return
         positions, dealt_in = self._cash_positions(t, cash, candidates, present)
         _count_rounds(t, cash, positions, dealt_in, skipped)

@@ -65,6 +65,12 @@ class TableCore:
         self.hand_no = 0
         self.positions: Positions | None = None
         self.replay_positions: Positions | None = None
+        self.replay_dealt_in: list[int] | None = None
+        self.setup_refused: str | None = None
+        self.halt_reason = ""
+        """Why the table is halted (its store, or a hand it could not deal): health says it."""
+        """Why the last hand could not be dealt (shown halted until a hand is dealt)."""
+        """The players of a hand a crash cut (cdc 5.4: it is dealt again to them only)."""
         self.cancelled_hand = False
         self.hand: Hand | None = None
         self.dealt: DealtHand | None = None
@@ -220,6 +226,7 @@ class TableCore:
             "cancelled": self.cancelled_hand,
             "positions": pos(self.positions),
             "replay": pos(self.replay_positions),
+            "replay_dealt_in": self.replay_dealt_in,
             "dealt_in": self.dealt_in if in_hand else [],
             "seats": [
                 {
@@ -233,9 +240,12 @@ class TableCore:
                     "waits": s.waits_for_button,
                     "dead_hands": s.dead_hands,
                     "returning": s.returning,
+                    **({"leaving": True} if s.leaving else {}),
                 }
                 for s in self.seats.values()
-                if not s.leaving
+                # a seat left during the hand is kept (its chips are his until the ledger
+                # pays them out, issue 27); a tournament's removed player is the director's
+                if not (s.leaving and self.policy.directed)
             ],
         }
         if self.paused:

@@ -29,7 +29,7 @@ from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
 from server.table.cash import cancel_move, hand_terms, option_terms
 from server.table.commands import CallTime, Declare, ShowCards, UseBank
-from server.table.effects import HandFinished
+from server.table.effects import Halted, HandFinished, Resumed
 from server.table.events import Board, ClockEvent, ClockKind, CutPrompt, HandEnd, HandStart, Hole
 from server.table.phases import TablePhase, Trigger
 from server.table.record import hand_record
@@ -108,17 +108,47 @@ class Play(Turns):
         if self.policy.called_off(self, dealt_in):
             # everyone (or all but one) left before the deal: nothing was posted yet; the
             # hand is called off and dealt again when players are back (cdc 2.2)
-            self.goto(Trigger.CALLED_OFF)
-            stacks = tuple((s, self.seats[s].stack) for s in dealt_in if s in self.seats)
-            self.out.emit([HandEnd(hand=self.hand_no, stacks=stacks, record="", cancelled=True)])
-            self.out.save_snapshot()
-            self._release_leavers(now)
-            self.end_live_hand()
-            self.timers.next_hand = now + self.config.next_hand_seconds
+            self._call_off(now, dealt_in)
             return
+        try:
+            hand = self._setup(position, dealt_in)
+        except (RuleError, ValueError, KeyError) as exc:
+            # an impossible setup never leaves the table silent (issue 27): the hand is
+            # cancelled before anything was posted (cdc 5.4: nothing to return), the table
+            # shows itself halted with the reason (health, metrics) and heals itself: a
+            # fresh hand by the rules, from fresh positions
+            reason = f"hand {self.hand_no} could not be dealt ({exc}): cancelled, dealt afresh"
+            self.internal_errors.append(reason)
+            self.setup_refused = self.halt_reason = reason
+            self.out.effect(Halted(reason))
+            self.positions = None
+            self.replay_positions = self.replay_dealt_in = None
+            self._call_off(now, dealt_in)
+            return
+        if self.setup_refused is not None:
+            self.setup_refused = None
+            self.out.effect(Resumed())
+        self.hand = hand
+        names = {s: self.seats[s].name for s in dealt_in}
+        self.log = HandLog(self.hand_no, self.start_stacks, names)
+        self.goto(Trigger.CUT)
+        self.after_engine(now, list(self.hand.events))
+
+    def _call_off(self, now: float, dealt_in: list[int]) -> None:
+        """The hand is called off before anything was posted, and dealt again later."""
+        self.goto(Trigger.CALLED_OFF)
+        stacks = tuple((s, self.seats[s].stack) for s in dealt_in if s in self.seats)
+        self.out.emit([HandEnd(hand=self.hand_no, stacks=stacks, record="", cancelled=True)])
+        self.out.save_snapshot()
+        self._release_leavers(now)
+        self.end_live_hand()
+        self.timers.next_hand = now + self.config.next_hand_seconds
+
+    def _setup(self, position: int, dealt_in: list[int]) -> Hand:
+        """The engine's hand with the cut made; raises what the engine refuses, before
+        anything of the table changed but the cut."""
+        assert self.dealt is not None and self.positions is not None
         self.dealt.cut(position)
-        for s in dealt_in:
-            self.seats[s].new = False
         dead = self._dead_at_deal(dealt_in)
         posts, rake = hand_terms(self, dealt_in, dead)  # a cash table's seat fees and rake
         runs, agreed = run_terms(self)  # fpc multi-bordes, run it twice
@@ -147,11 +177,10 @@ class Play(Turns):
             denominations=self.config.denominations,
         )
         setup = replace(setup, option=option_terms(self, setup))  # casino cash: the option
-        self.hand = Hand(setup)
-        names = {s: self.seats[s].name for s in dealt_in}
-        self.log = HandLog(self.hand_no, self.start_stacks, names)
-        self.goto(Trigger.CUT)
-        self.after_engine(now, list(self.hand.events))
+        hand = Hand(setup)
+        for s in dealt_in:
+            self.seats[s].new = False
+        return hand
 
     def _hand_blinds(self, players: int) -> Blinds:
         """The blinds of the hand: without the small blind when the positions say nobody

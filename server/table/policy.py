@@ -26,7 +26,21 @@ if TYPE_CHECKING:
     from server.table.play import Play
     from server.table.seats import SeatState
 
-__all__ = ["DealingPolicy", "DirectedPolicy", "FriendsPolicy"]
+__all__ = ["DealingPolicy", "DirectedPolicy", "FriendsPolicy", "take_replay"]
+
+
+def take_replay(t: Play, players: list[int]) -> tuple[Positions, list[int]] | None:
+    """The hand a crash cut, to be dealt again as that hand (cdc 5.4): its positions and its
+    players, if every one of them can be dealt in now; else None (and forgotten): a fresh
+    hand is dealt by the rules to the players there now, never a mix of the two (issue 27:
+    the cut hand's positions with today's players made setups the engine refuses)."""
+    positions, dealt_in = t.replay_positions, t.replay_dealt_in
+    t.replay_positions = t.replay_dealt_in = None
+    if positions is None or not dealt_in or len(dealt_in) < 2:
+        return None
+    if not set(dealt_in) <= set(players) or positions.big_blind not in dealt_in:
+        return None
+    return positions, sorted(dealt_in)
 
 
 class DealingPolicy(Protocol):
@@ -99,11 +113,10 @@ class FriendsPolicy:
     ) -> tuple[Positions, list[int]]:
         max_seats = t.config.max_seats
         rule = t.profile.missing_blind  # cdc 4.3 dead button; fpc 17-3, 17-4 same dealer
-        replaying = t.replay_positions is not None
-        if t.replay_positions is not None:
-            positions = t.replay_positions  # cdc 5.4: the cancelled hand is replayed
-            t.replay_positions = None
-        elif t.positions is None:
+        replay = take_replay(t, players)
+        if replay is not None:
+            return replay  # cdc 5.4: the cancelled hand is replayed, to its own players
+        if t.positions is None:
             positions = first_positions(present[t.randbelow(len(present))], players, max_seats)
         else:
             positions = next_positions(t.positions, players, max_seats, missing_blind=rule)
@@ -117,7 +130,7 @@ class FriendsPolicy:
             )
         ]
         veterans = [s for s in players if not t.seats[s].new]
-        if len(veterans) <= 1 and not (replaying and len(dealt_in) >= 2):
+        if len(veterans) <= 1:
             # at most one player left who played here: the game had stopped. If newcomers
             # waited for the button it would never pass and the table would stall, and the
             # last positions mean nothing to the newcomers (the small blind slot could even

@@ -44,8 +44,9 @@ RETRY_MAX = 10.0
 DEFERRED_MAX = 1000
 """Commands kept while halted (connections coming and going, the director's orders)."""
 
-_GAMEPLAY: tuple[type[Any], ...] = (c.Declare, c.CutDeck, c.CallTime, c.UseBank, c.ShowCards)
-_GAMEPLAY += (c.Chat, c.SitOut, c.SitIn, c.RunIt)
+_KEPT_WHILE_HALTED: tuple[type[Any], ...] = (c.Gone, c.MoveOut, c.MoveIn)
+"""Commands with a connection that a halted table keeps for its resumption (no client waits
+for their answer); every other client command is refused at once (``table_halted``)."""
 
 
 class Table(Play):
@@ -168,17 +169,24 @@ class Table(Play):
             self.out.effect(Deliver(cids, encode(note)))
 
     def _while_halted(self, cmd: c.Command) -> None:
+        """A halted table answers every client request at once with ``table_halted``
+        (nothing changed, retry later): a rejoin, a sit with a buy-in, a leave, a rebuy are
+        refused rather than kept unanswered until the store works again (issue 27: a rejoin
+        kept so was granted, and its token rotated, after its connection had given up).
+        Only what no client waits for is kept and applied on resuming: a connection gone,
+        a room's move (chips in flight) and the director's orders."""
         conn = getattr(cmd, "conn", None)
-        if isinstance(cmd, _GAMEPLAY) or len(self._deferred) >= DEFERRED_MAX:
+        kept = conn is None or isinstance(cmd, _KEPT_WHILE_HALTED)
+        if not kept or len(self._deferred) >= DEFERRED_MAX:
             if conn is not None:
                 self.error(
                     conn.cid,
                     ErrorCode.TABLE_HALTED,
-                    "the table is halted (storage failure): nothing was changed",
+                    "the table is halted (storage failure): nothing was changed, retry later",
                     getattr(cmd, "ref", None),
                 )
             return
-        self._deferred.append(cmd)  # connections and the director's orders wait
+        self._deferred.append(cmd)
 
     def _resume(self, now: float) -> list[Effect]:
         """Retry: the stalled effects go first (the same write, the same numbers); if it
@@ -399,6 +407,9 @@ class Table(Play):
             state.leaving = True
             state.sitting_out = True
             self.seat_event(state, "leaving")
+            # saved with the seat marked leaving: after a crash he leaves with his stack of
+            # the hand's start, never forgotten, never dropped unpaid (issue 27)
+            self.out.save_snapshot()
             self.fold_leaver(now)
             return
         del self.seats[seat]
@@ -532,6 +543,7 @@ class Table(Play):
             state.sitting_out = True
             state.waits_for_button = False
             self.seat_event(state, "leaving")
+            self.out.save_snapshot()
             self.fold_leaver(now)
             return
         del self.seats[cmd.seat]
