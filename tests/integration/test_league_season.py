@@ -243,7 +243,8 @@ async def test_a_season_of_three_events_with_a_satellite_survives_restarts(
     account = await answer(eve, m.AccountRegister(login="eve", password=PASSWORD, id=50), 30)
     assert isinstance(account, m.Account)
     no = await answer(eve, m.Register(tournament=final["tournament"], id=51))
-    assert isinstance(no, m.Error) and no.code == "league.not_qualified"
+    # an account of no league: refused by the membership decision before qualification
+    assert isinstance(no, m.Error) and no.code == "league.not_member"
     state = server.get_json(f"/api/tournaments/{final['tournament']}")
     assert state["entries"] == len(admitted)  # the tickets' holders entered once each
 
