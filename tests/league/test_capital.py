@@ -110,7 +110,12 @@ def test_two_processes_racing_for_one_capital_spend_it_once(make: Make) -> None:
         results: list[str] = ["", ""]
         start = threading.Barrier(2)
 
-        def buy(i: int, season: str = season, results: list[str] = results) -> None:
+        def buy(
+            i: int,
+            season: str = season,
+            results: list[str] = results,
+            start: threading.Barrier = start,
+        ) -> None:
             start.wait()
             try:
                 books[i].reserve(season, "ana", 6000, Hold(f"{season}-{i}", f"t{i}", 5000))
