@@ -51,6 +51,30 @@ export function roomMoveText(m) {
     .replace("%r", words().roomReasons[m.reason] || m.reason);
 }
 
+// The server's own voices at a table: the director's notes (a tournament: rulings, words for
+// the table) and the host's (a friends table), sent as chat lines without a seat
+// (server.table.core). Nobody may take these names (server/accounts/names.py), and the page
+// draws them apart all the same: a badge and a frame (style.css, `.log li.voice`) that no
+// chat line can make, since a player's words are only ever text after his name and "says".
+const VOICES = { director: "voiceDirector", host: "voiceHost" };
+export const voiceOf = (m) =>
+  (m.seat === null || m.seat === undefined) && Object.hasOwn(VOICES, m.player) ? m.player : null;
+
+function chatLine(m) {
+  const voice = voiceOf(m);
+  if (voice) return [() => `${t(VOICES[voice])}: ${m.text}`, `voice voice-${voice}`];
+  return [() => `${m.player} ${t("says")}: ${m.text}`, "chat"];
+}
+
+// A voice's line: its badge (words of the page, never of the message) and its words.
+function voiceItem(msg, cls) {
+  const item = el("li", cls);
+  item.dataset.voice = voiceOf(msg);
+  item.setAttribute("role", "note");
+  item.append(el("span", "voice-badge", t(VOICES[voiceOf(msg)])), el("span", "voice-text", msg.text));
+  return item;
+}
+
 // kind -> (msg) -> [text maker, css class, hand record link]
 const LINES = {
   seat: (m) => [() => {
@@ -74,7 +98,7 @@ const LINES = {
   ],
   clock: (m) => [() => `${m.kind === "time" ? t("clockTime") : t("clockBank")} ${nameOf(m.seat)}: ${secs(m.remaining_ms)}`,
     m.kind === "time" ? "notice" : ""],
-  chat: (m) => [() => `${m.player} ${t("says")}: ${m.text}`, "chat"],
+  chat: chatLine,
   moved: (m) => [() => movedText(m), "notice"],
   roomMove: (m) => [() => roomMoveText(m), "notice moved"],
   notice: (m) => [() => `⚑ ${noteText(m.text, store.state.lang, fmt)}${m.rule ? ` (${ruleText(m.rule)})` : ""}`, "notice"],
@@ -108,7 +132,7 @@ export function restoreLog(name) {
 
 function logItem([kind, msg, serial]) {
   const [make, cls = "", hand = null] = LINES[kind](msg);
-  const item = el("li", cls, make());
+  const item = kind === "chat" && voiceOf(msg) ? voiceItem(msg, cls) : el("li", cls, make());
   item.dataset.n = String(serial);
   if (hand !== null && store.state.mode === "table") { // records are served to a friends table's invitees
     item.append(button("link", t("record"), () => openHistory(hand)));

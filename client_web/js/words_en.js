@@ -226,6 +226,8 @@ export const EN = {
   shows: "shows",
   wins: "wins",
   says: "says",
+  voiceDirector: "Tournament director",
+  voiceHost: "Table host",
   clockTime: "the Time is called on",
   clockBank: "time bank for",
   cutPrompt: "is to cut the deck",

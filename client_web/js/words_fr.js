@@ -223,6 +223,8 @@ export const FR = {
   shows: "montre",
   wins: "gagne",
   says: "dit",
+  voiceDirector: "Directeur du tournoi",
+  voiceHost: "Hôte de la table",
   clockTime: "le Time est demandé sur",
   clockBank: "réserve de temps pour",
   cutPrompt: "doit couper le paquet",

@@ -5,9 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["LANGUAGES", "Member", "MemberError", "check_display", "check_login"]
+from server.accounts.names import reserved_name
+
+__all__ = ["LANGUAGES", "RESERVED_NAME", "Member", "MemberError", "check_display", "check_login"]
 
 LANGUAGES = ("fr", "en")
+RESERVED_NAME = "reserved_name"
+"""The code of a name refused because it would pass for one of the server's voices (the same
+code as protocol.ErrorCode.RESERVED_NAME, for a ``hello`` nickname)."""
 _LOGIN = re.compile(r"[a-z0-9][a-z0-9_.-]{2,31}")
 
 
@@ -43,10 +48,13 @@ def check_login(login: str) -> str:
 
 
 def check_display(display: str, login: str) -> str:
-    """A display name: 1 to 32 printable characters (the login when empty)."""
+    """A display name: 1 to 32 printable characters (the login when empty); ``reserved_name``
+    when it would pass for the director, the host or the server (server.accounts.names)."""
     text = " ".join(display.split()) if isinstance(display, str) else ""
     if not text:
-        return login
+        text = login
     if len(text) > 32 or not text.isprintable():
         raise MemberError("account.bad_display", "a display name is 1-32 printable characters")
+    if text and reserved_name(text):
+        raise MemberError(RESERVED_NAME, "this name is the director's, the host's or the server's")
     return text

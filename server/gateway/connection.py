@@ -42,7 +42,12 @@ class Connection:
         self.pid: str | None = None
         self.nickname: str | None = None
         self.member: str | None = None
-        """The member logged in on this connection (server.gateway.accounts)."""
+        """The member logged in on this connection (server.gateway.accounts); None again
+        once he changed his password on another connection."""
+        self.device: str | None = None
+        """The member one of whose session tokens (current, or ended by a newer password) this
+        connection carried, or who logged in on it: his logins here guess through his own
+        bucket (server.accounts.guard)."""
         self.ws = ws
         self.gateway = gateway
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)

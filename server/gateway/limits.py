@@ -9,7 +9,10 @@ group of friends never meets them:
 - tables created per address (a token bucket) and per connection, and idle friends tables
   closed and dropped from the store;
 - tournament registrations: one entry per person (connection or player token) per
-  tournament, and a token bucket per address.
+  tournament, and a token bucket per address;
+- member accounts created per address (a token bucket), and password guesses per login and
+  per address (token buckets counted before the hash runs: server.accounts.guard,
+  docs/accounts.md).
 
 Addresses are grouped as a person can change them: an IPv4 address is itself, an IPv6 address
 counts for its /64 network (what one household or one machine gets). Behind a reverse proxy,
@@ -47,6 +50,20 @@ class Limits:
     """Tables created by one connection."""
     registrations_per_address: int = 6
     """Tournament registrations per address per hour (a bucket, as for tables)."""
+    accounts_per_address: int = 20
+    """Member accounts created per address per hour (a bucket: 20 at once, for a club's
+    evening behind one router, then one every 3 min); an ``account_register`` answered
+    ``account.taken`` spends one too, so probing which logins exist is as slow."""
+    guesses_per_login: int = 10
+    """Password guesses per login per hour from anywhere (a bucket, counted before the hash:
+    at most twice this in any hour, whatever the concurrency)."""
+    guesses_per_address: int = 5
+    """Password guesses per address per hour (a bucket): under ``guesses_per_login``, so that
+    one address alone can never keep a login's bucket empty."""
+    trusted_guesses_per_login: int = 10
+    """Password guesses per login per hour from the member's own devices (a connection that
+    holds one of his session tokens, or an address where he is logged in): strangers
+    elsewhere never spend these."""
     idle_table_hours: float = 24.0
     """A friends table where no hand was dealt and nobody connected for this long is closed
     and dropped from the store (its hand records are kept); 0: never."""
