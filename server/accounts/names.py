@@ -59,20 +59,21 @@ def _tokens(text: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _readings(text: str) -> tuple[str, str, str]:
-    """``text`` with its digits and signs read as letters; the same without those around it
-    (``director2``, ``!host!``); without any of them."""
+def _readings(text: str) -> set[str]:
+    """``text`` with its digits and signs read as letters, with any number of those around
+    it dropped (``director2``, ``!host!``, ``hos70``: the ``7`` a letter, the ``0`` added);
+    and the same without any of them."""
     tokens = _tokens(text)
-    inner = list(tokens)
-    while inner and inner[0][1]:
-        inner.pop(0)
-    while inner and inner[-1][1]:
-        inner.pop()
-    return (
-        "".join(ch for ch, _ in tokens),
-        "".join(ch for ch, _ in inner),
-        "".join(ch for ch, written in tokens if not written),
+    lead = next((k for k, (_, written) in enumerate(tokens) if not written), len(tokens))
+    trail = next(
+        (k for k, (_, written) in enumerate(reversed(tokens)) if not written), len(tokens)
     )
+    readings = {"".join(ch for ch, written in tokens if not written)}
+    for a in range(min(lead, 8) + 1):
+        for b in range(min(trail, 8) + 1):
+            if a + b <= len(tokens):
+                readings.add("".join(ch for ch, _ in tokens[a : len(tokens) - b]))
+    return readings
 
 
 def _collapse(text: str) -> str:
@@ -82,7 +83,7 @@ def _collapse(text: str) -> str:
 
 def skeleton(text: str) -> str:
     """What ``text`` reads as (digits and signs read as letters): see the module's docstring."""
-    return _collapse(_readings(text)[0])
+    return _collapse("".join(ch for ch, _ in _tokens(text)))
 
 
 _RESERVED = frozenset(_collapse(word) for word in RESERVED)
