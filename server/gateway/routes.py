@@ -10,8 +10,7 @@ from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
 from server.gateway.cash_room import change_table, host_or_room
 from server.gateway.connection import Connection
-from server.gateway.league_events import register_as
-from server.gateway.leagues import league_request
+from server.league_service import register_as
 
 if TYPE_CHECKING:
     from server.gateway.app import Gateway
@@ -22,10 +21,8 @@ __all__ = ["ROUTES", "call_director", "follow", "register"]
 def register(g: Gateway, conn: Connection, message: m.Register) -> None:
     if not conn.nickname:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
-    if g.leagues.events.cups.register(conn, message):
-        return  # a league's heads-up cup, or one of its games (server.gateway.league_cup)
-    if g.leagues.events.nights.register(conn, message):
-        return  # a league's night of Sit'n Gos (server.gateway.league_night)
+    if g.leagues.answers_itself(conn, message):
+        return  # a league's heads-up cup, one of its games, or a night of Sit'n Gos
     live = g._tournament(message.tournament)
     # a league event: an account may be required, and a member enters under his own id
     player = g.leagues.entry_for(conn, message.tournament)
@@ -45,6 +42,14 @@ def register(g: Gateway, conn: Connection, message: m.Register) -> None:
         register_as(live, conn, player, conn.nickname, message.id)
 
 
+def again(g: Gateway, conn: Connection, message: m.Rebuy | m.Reenter) -> None:
+    """A ``rebuy`` or ``reenter``: at a league event, the league admits the member again
+    first (server.league_service.desk.LeagueDesk.again), then the host asks the director."""
+    live = g._tournament(message.tournament)
+    g.leagues.again(conn, message.tournament)
+    live.host.again(conn, message)
+
+
 def follow(g: Gateway, conn: Connection, message: m.FollowTournament) -> None:
     live = g._tournament(message.tournament)
     conn.tournaments.add(message.tournament)
@@ -60,14 +65,19 @@ def call_director(g: Gateway, conn: Connection, message: m.CallDirector) -> None
     g.tournaments[tid].host.call_director(conn, message.table, message.hand, message.text)
 
 
+def league_request(g: Gateway, conn: Connection, msg: m.Message) -> None:
+    """Every league request goes to the league service's desk."""
+    g.leagues.handle(conn, msg)
+
+
 ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.CreateTable: lambda g, conn, msg: g._create(conn, msg),
     m.Register: register,
     m.FollowTournament: follow,
     m.Direct: lambda g, conn, msg: g._tournament(msg.tournament).host.console(conn, msg),
     m.Abandon: lambda g, conn, msg: g._tournament(msg.tournament).host.abandon(msg.token),
-    m.Rebuy: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
-    m.Reenter: lambda g, conn, msg: g._tournament(msg.tournament).host.again(conn, msg),
+    m.Rebuy: again,
+    m.Reenter: again,
     m.CallDirector: call_director,
     m.JoinTable: lambda g, conn, msg: g._join(conn, msg),
     m.TakeSeat: lambda g, conn, msg: g._sit(conn, msg),

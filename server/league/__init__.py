@@ -14,7 +14,7 @@
 
 Nothing in those reads a clock, a random source it was not given, a file or a socket; the
 one exception is :mod:`.store`, the leagues' SQLite file, which the gateway's league desk
-(server.gateway.leagues) uses.
+(server.league_service.desk) uses.
 """
 
 from .bounty import StageBounties, elimination_prize, stage_bounties

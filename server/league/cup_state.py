@@ -6,7 +6,7 @@ Redis)::
 
     {"registered": {member: name}, "bracket": {...}, "games": {match_id: tid}, "next_game": n}
 
-``registered`` fills while it registers (server.gateway.league_entries.entering);
+``registered`` fills while it registers (server.league_service.entries.entering);
 ``bracket``, ``games`` and ``next_game`` appear at the draw. Each function here is a
 :data:`~server.league.book.StateChange`: given the state as stored, it returns the state to
 write, or None when there is nothing to change, so that the store can apply it in one

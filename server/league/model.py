@@ -1,6 +1,6 @@
 """Leagues, seasons and scheduled league events (issue 15): pure records, roles and the event
 lifecycle, nothing stored or sent here (server/league/store.py stores them,
-server/gateway/leagues.py puts them on the wire).
+server/league_service/desk.py puts them on the wire).
 
 - A :class:`League` has an owner, directors and members (fpc: "Le Directeur de tournoi est un
   membre organisateur"; ligue: "Les directeurs se partagent les responsabilités"). Who may do

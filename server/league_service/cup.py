@@ -21,7 +21,7 @@ whoever applies them. The cup moves on by :meth:`CupRunner.reconcile`, which any
 run at any time: it records the games whose result is stored, draws or allocates what is
 due, and makes sure every game in play exists and runs here. With ``--redis`` every process
 runs it (at a game's end, which every process running the game sees, and every
-:data:`~server.gateway.league_events.SWEEP_SECONDS`): a process killed in the middle of a
+:data:`~server.league_service.events.SWEEP_SECONDS`): a process killed in the middle of a
 cup leaves its games to the others, which take them over as Redis tournaments (resumed where
 they were, not replayed), and a member reaching any process joins his game there.
 
@@ -37,17 +37,10 @@ import functools
 import logging
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.gateway.connection import Connection
-from server.gateway.league_entries import (
-    MEMBER_PREFIX,
-    enter_member,
-    league_player,
-    stored_results,
-)
 from server.league import cup_state
 from server.league.cup import Bracket
 from server.league.cup_state import MIN_CUP
@@ -62,11 +55,14 @@ from server.league.model import (
 )
 from server.league.results import Entry, EventKind, EventResult
 from server.league.store import LeagueBook
+from server.league_service.entries import (
+    MEMBER_PREFIX,
+    enter_member,
+    league_player,
+)
+from server.league_service.ports import Entrant, Tournaments
 from server.tournament.decisions import Finished
 from server.tournament.live import LiveTournament
-
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
 
 __all__ = ["CUP_STRUCTURE", "MIN_CUP", "CupRunner"]
 
@@ -81,12 +77,12 @@ class CupRunner:
 
     def __init__(
         self,
-        gateway: Gateway,
+        tournaments: Tournaments,
         store: LeagueBook,
         game_text: Callable[[str], str],
         rng: random.Random | None = None,
     ) -> None:
-        self.g = gateway
+        self.t = tournaments
         self.store = store
         self.game_text = game_text
         """The TOML of one game, named ``name``."""
@@ -101,7 +97,7 @@ class CupRunner:
         if self.store.event_state(event.id) is None:
             self.store.save_event_state(event.id, {"registered": {}})
 
-    def register(self, conn: Connection, msg: m.Register) -> bool:
+    def register(self, conn: Entrant, msg: m.Register) -> bool:
         """A ``register`` for a cup (its registration) or one of its games (a player joins
         his game); False for any other tournament."""
         found = self._game_of(msg.tournament)
@@ -135,9 +131,7 @@ class CupRunner:
         match = cup_state.game_of(self.store.event_state(event.id), tid)
         return None if match is None else (event, match)
 
-    def _join_game(
-        self, conn: Connection, msg: m.Register, event: LeagueEvent, match_id: str
-    ) -> None:
+    def _join_game(self, conn: Entrant, msg: m.Register, event: LeagueEvent, match_id: str) -> None:
         """A player of the game's match takes his seat there (his entry is the cup's)."""
         state = self.store.event_state(event.id)
         member = conn.member
@@ -206,16 +200,16 @@ class CupRunner:
         """The game ``tid`` running here and watched: made (its two players entered) if
         nobody made it yet, else run here as it is (with ``--redis``, one another process
         made); None for a game over or cut by a restart."""
-        live = self.g.attach_tournament(tid)
+        live = self.t.attach_tournament(tid)
         made = False
         if live is None:
-            if self.g.tournament_recorded(tid):
+            if self.t.tournament_recorded(tid):
                 return None  # over (its result is read next), or cut (restore replaces it)
             names: dict[str, str] = state["registered"]
             match = Bracket.from_state(state["bracket"]).match(match_id)
             a, b = match.players
             label = f"{event.name} — {match_id} — {names.get(a or '')} v {names.get(b or '')}"
-            live = self.g.add_tournament(tid, self.game_text(f"{label} ({sum(match.score) + 1})"))
+            live = self.t.add_tournament(tid, self.game_text(f"{label} ({sum(match.score) + 1})"))
             made = True
         if tid not in self.watched:
             self.watched.add(tid)
@@ -283,11 +277,11 @@ class CupRunner:
         state = self.store.event_state(event.id)
         if state is None or "bracket" not in state:
             return
-        if self.g.redis is None:
+        if not self.t.shared_by_processes:
             cut = frozenset(
                 tid
                 for tid in state["games"].values()
-                if self._stored_winner(tid) is None and tid not in self.g.tournaments
+                if self._stored_winner(tid) is None and self.t.running(tid) is None
             )
             if cut:
                 self.store.change_event_state(event.id, cup_state.dropped(cut))
@@ -295,7 +289,7 @@ class CupRunner:
         self.reconcile(event.id)
 
     def _stored_winner(self, tid: str) -> str | None:
-        rows = stored_results(self.g, tid)
+        rows = self.t.stored_results(tid)
         first = [r for r in rows or () if int(r["place"]) == 1]
         return league_player(str(first[0]["player_id"])) if first else None
 

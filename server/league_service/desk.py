@@ -3,11 +3,12 @@
 and the league side of a tournament's ``register``.
 
 Every request carries the member's session token (``member``), checked with
-:meth:`~server.gateway.accounts.AccountDesk.member_of`: a request acts only for the member the
+``member_of`` (the accounts' check): a request acts only for the member the
 token names, whatever the connection's own login. Refusals are ``league.*`` errors
 (:class:`~server.league.model.RefusalCode`); a write the leagues' store could not make is
-``internal`` and changed nothing. Events run in :mod:`server.gateway.league_events`;
-standings are served over HTTP by :mod:`server.gateway.league_http`. See docs/leagues.md.
+``internal`` and changed nothing. Events run in :mod:`server.league_service.events`;
+standings are :mod:`server.league_service.standings` (served over HTTP by the gateway).
+See docs/leagues.md.
 """
 
 from __future__ import annotations
@@ -17,13 +18,10 @@ import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.gateway.connection import Connection
-from server.gateway.league_entries import admit_entry
-from server.gateway.league_events import MEMBER_PREFIX, STRUCTURES, EventRunner
 from server.league.membership import EntryPath
 from server.league.model import (
     Action,
@@ -45,11 +43,12 @@ from server.league.model import (
 )
 from server.league.results import EventKind
 from server.league.store import LeagueBook, LeagueStoreError
+from server.league_service.entries import admit_entry
+from server.league_service.events import MEMBER_PREFIX, STRUCTURES, EventRunner
+from server.league_service.ports import Entrant, Tournaments
+from server.tournament.live import LiveTournament
 
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
-
-__all__ = ["LeagueDesk", "league_request"]
+__all__ = ["LeagueDesk"]
 
 log = logging.getLogger("brasseur.leagues")
 
@@ -70,15 +69,21 @@ def _new_id() -> str:
 class LeagueDesk:
     def __init__(
         self,
-        gateway: Gateway,
+        tournaments: Tournaments,
         store: LeagueBook,
+        member_of: Callable[[str], str],
+        display: Callable[[str], str | None],
         now: Callable[[], float] = time.time,
         structures: Path = STRUCTURES,
     ) -> None:
-        self.g = gateway
+        self.t = tournaments
         self.store = store
+        self.member_of = member_of
+        """The member id a session token names (``bad_token`` once his session ended)."""
+        self.display = display
+        """A member's display name (None: no such account)."""
         self.now = now
-        self.events = EventRunner(gateway, store, now, structures)
+        self.events = EventRunner(tournaments, store, now, structures)
         self._requests: dict[type[m.Message], _Request] = {
             m.LeagueCreate: self._create,
             m.LeagueJoin: self._join,
@@ -92,7 +97,7 @@ class LeagueDesk:
 
     # ------------------------------------------------------------------ requests
 
-    def handle(self, conn: Connection, msg: m.Message) -> None:
+    def handle(self, conn: Entrant, msg: m.Message) -> None:
         """One league request: answered by ``league`` (``leagues`` for ``league_list``), or
         refused (``ProtocolError``)."""
         try:
@@ -111,7 +116,7 @@ class LeagueDesk:
         conn.deliver(encode(self.view(league, member, getattr(msg, "id", None))))
 
     def _member(self, token: str) -> str:
-        return self.g.accounts.member_of(token).id
+        return self.member_of(token)
 
     def _league(self, league_id: str) -> League:
         league = self.store.league(league_id)
@@ -300,8 +305,7 @@ class LeagueDesk:
         rows = []
         for member in league.members | league.pending:
             role = league.role_of(member)
-            found = self.g.accounts.store.by_id(member)
-            name = found.display if found is not None else member
+            name = self.display(member) or member
             if role is not None:
                 rows.append({"member": member, "name": name, "role": role.value})
         rows.sort(key=lambda r: (rank[Role(r["role"])], r["name"].casefold(), r["member"]))
@@ -310,7 +314,7 @@ class LeagueDesk:
     def _entries_view(self, event: LeagueEvent) -> dict[str, Any]:
         """How one enters it now, from its tournament here: ``late_registration`` (started,
         still taking newcomers: fpc 2-2, ligue 6.22) and ``reentries`` (per player, tda 7)."""
-        live = self.g.tournaments.get(event.tournament)
+        live = self.t.running(event.tournament)
         if live is None or event.status not in (EventStatus.REGISTERING, EventStatus.RUNNING):
             return {}
         state = live.coordinator.state() if live.coordinator is not None else {}
@@ -356,16 +360,16 @@ class LeagueDesk:
                 "note": mine[0].note,
             }
         if directing:
-            out["director"] = self.g.auth.director(event.tournament)
+            out["director"] = self.t.director_token(event.tournament)
         return out
 
     # ------------------------------------------------------------------ registration
 
-    def entry_for(self, conn: Connection, tournament: str) -> str | None:
+    def entry_for(self, conn: Entrant, tournament: str) -> str | None:
         """The player id a ``register`` of ``conn`` for ``tournament`` takes: None for a
         tournament of no league event, or a guest where the event lets guests in;
         ``m.<member>`` for a member (one person, one entry). First the one membership
-        decision (:func:`~server.gateway.league_entries.admit_entry`, a late registration
+        decision (:func:`~server.league_service.entries.admit_entry`, a late registration
         once the event runs): at an event that requires an account, a guest is refused
         ``league.account_required``, a member awaiting approval ``league.awaiting_approval``,
         a removed member or an account of no league ``league.not_member``. Then
@@ -383,7 +387,7 @@ class LeagueDesk:
         if conn.member is None:
             return None
         player = f"{MEMBER_PREFIX}{conn.member}"
-        live = self.g.tournaments.get(tournament)
+        live = self.t.running(tournament)
         entered = live is not None and (player in live.host.names or player in live.host.pending)
         ticket = self.events.entries.holds(event.id, conn.member)
         # a seat given by a night of Sit'n Gos, as by a ticket: answered with the entry
@@ -394,7 +398,17 @@ class LeagueDesk:
             self.events.entries.check_qualified(event, conn.member)
         return player
 
-    def again(self, conn: Connection, tournament: str) -> None:
+    def answers_itself(self, conn: Entrant, msg: m.Register) -> bool:
+        """A ``register`` the league answers itself: for a heads-up cup or one of its games
+        (:mod:`server.league_service.cup`), or a night of Sit'n Gos
+        (:mod:`server.league_service.night`); False for any other tournament."""
+        return self.events.cups.register(conn, msg) or self.events.nights.register(conn, msg)
+
+    def taken_up(self, live: LiveTournament) -> None:
+        """This process runs from now on a tournament another made (``--redis``)."""
+        self.events.taken_up(live)
+
+    def again(self, conn: Entrant, tournament: str) -> None:
         """Before a ``rebuy`` or ``reenter`` at a league event's tournament (tda 7, 26: more
         chips into it): the one membership decision again, as the league stands now
         (:attr:`~server.league.membership.EntryPath.REENTRY`): a member removed, or who
@@ -417,8 +431,3 @@ class LeagueDesk:
 
     def close(self) -> None:
         self.events.close()
-
-
-def league_request(g: Gateway, conn: Connection, msg: m.Message) -> None:
-    """The gateway's route of every league request (server.gateway.routes.ROUTES)."""
-    g.leagues.handle(conn, msg)

@@ -22,14 +22,12 @@ winners, by their tickets, and, at an event for qualified players only, the rank
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.gateway.connection import Connection
 from server.league.book import StateChange
 from server.league.errors import LeagueConfigError
 from server.league.membership import EntryPath, admit, standing
@@ -38,11 +36,8 @@ from server.league.results import EventResult
 from server.league.satellite import Ticket, issue_tickets, qualified_players
 from server.league.standings import StandingRow, standings
 from server.league.store import LeagueBook
+from server.league_service.ports import Entrant, Tournaments
 from server.tournament.decisions import RefusalReason, Refused, Registered
-from server.tournament.redis_link import as_text
-
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
 
 __all__ = [
     "MEMBER_PREFIX",
@@ -53,7 +48,6 @@ __all__ = [
     "entering",
     "league_player",
     "scored_standings",
-    "stored_results",
     "ticket_json",
 ]
 
@@ -92,7 +86,7 @@ def admit_entry(
 def enter_member(
     store: LeagueBook,
     event: LeagueEvent,
-    conn: Connection,
+    conn: Entrant,
     msg: m.Register,
     path: EntryPath,
 ) -> None:
@@ -138,21 +132,6 @@ def entering(member: str, name: str) -> StateChange:
     return change
 
 
-def stored_results(g: Gateway, tid: str) -> list[dict[str, Any]] | None:
-    """The tournament's ``results.json`` rows: in this process's store (its host wrote them
-    at ``Finished``), else, with ``--redis``, in Redis (the director wrote them there: the
-    tournament may have finished in another process, or while this one was down)."""
-    text = g.store.get_meta(f"tournament:{tid}:results.json")
-    link = g.redis
-    if text is None and link is not None:
-        raw = link.client.get(f"{link.tournament_prefix(tid)}:results.json")
-        text = None if raw is None else as_text(raw)
-    if text is None:
-        return None
-    rows: list[dict[str, Any]] = json.loads(text)["results"]
-    return rows
-
-
 def scored_standings(
     season: Season, results: Sequence[EventResult]
 ) -> tuple[tuple[StandingRow, ...], list[str]]:
@@ -191,8 +170,8 @@ def ticket_json(ticket: Ticket) -> dict[str, Any]:
 class Entries:
     """Tickets issued and used, qualification checked (see the module docstring)."""
 
-    def __init__(self, gateway: Gateway, store: LeagueBook) -> None:
-        self.g = gateway
+    def __init__(self, tournaments: Tournaments, store: LeagueBook) -> None:
+        self.t = tournaments
         self.store = store
         self.asked: dict[str, set[str]] = {}
         """Target event -> its ticket holders' registrations sent, not answered yet."""
@@ -225,7 +204,7 @@ class Entries:
         tickets = [t for t in self.store.tickets_into(target_id) if t.enters]
         if target is None or not tickets:
             return
-        live = self.g.tournaments.get(target.tournament)
+        live = self.t.running(target.tournament)
         if target.status not in _OPEN or live is None or live.host.done:
             self._note(target_id, tickets, f"not entered: the target is {target.status.value}")
             return
@@ -273,7 +252,7 @@ class Entries:
 
     def registered(self, event: LeagueEvent, member: str) -> bool:
         """Whether ``member`` is registered in ``event``'s tournament now."""
-        live = self.g.tournaments.get(event.tournament)
+        live = self.t.running(event.tournament)
         return live is not None and f"{MEMBER_PREFIX}{member}" in live.host.names
 
     # ------------------------------------------------------------------ qualification

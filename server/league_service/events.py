@@ -1,5 +1,5 @@
 """League events on the server: their tournaments created, started on time, and their results
-stored (issue 15). The desk (server/gateway/leagues.py) asks; this module runs.
+stored (issue 15). The desk (server/league_service/desk.py) asks; this module runs.
 
 - **Scheduling**: an event's tournament is created with the gateway's ``add_tournament`` at
   once, registration open; an asyncio timer starts it at ``starts_at`` (wall-clock unix
@@ -15,7 +15,7 @@ stored (issue 15). The desk (server/gateway/leagues.py) asks; this module runs.
   and never twice (:meth:`~server.league.store.LeagueBook.finish`).
 
 - **Satellites**: a satellite's result comes with its winners' tickets, and the winners are
-  registered in the target (server/gateway/league_entries.py).
+  registered in the target (server/league_service/entries.py).
 
 Player ids: a member's entry is ``m.<member id>`` in the tournament (conn.pid's form) and
 ``<member id>`` in the league's results, so that results follow the person; a guest's entry
@@ -33,13 +33,10 @@ import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.gateway.league_cup import CUP_STRUCTURE, CupRunner
-from server.gateway.league_entries import MEMBER_PREFIX, Entries, league_player, stored_results
-from server.gateway.league_night import NightRunner, hard_stop_of, hard_stop_text
 from server.league.errors import ResultError
 from server.league.model import (
     PENDING_STATUSES,
@@ -58,6 +55,10 @@ from server.league.model import (
 from server.league.results import Entry, EventKind, EventResult
 from server.league.satellite import DEFAULT_SEATS
 from server.league.store import LeagueBook
+from server.league_service.cup import CUP_STRUCTURE, CupRunner
+from server.league_service.entries import MEMBER_PREFIX, Entries, league_player
+from server.league_service.night import NightRunner, hard_stop_of, hard_stop_text
+from server.league_service.ports import Tournaments
 from server.table.actor import Client
 from server.tournament.decisions import (
     Eliminated,
@@ -67,9 +68,6 @@ from server.tournament.decisions import (
     TableAssignment,
 )
 from server.tournament.live import LiveTournament, load_tournament
-
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
 
 __all__ = [
     "MEMBER_PREFIX",
@@ -199,12 +197,12 @@ class EventRunner:
 
     def __init__(
         self,
-        gateway: Gateway,
+        tournaments: Tournaments,
         store: LeagueBook,
         now: Callable[[], float],
         structures: Path = STRUCTURES,
     ) -> None:
-        self.g = gateway
+        self.t = tournaments
         self.store = store
         self.now = now
         self.structures = structures
@@ -214,12 +212,12 @@ class EventRunner:
         self.watched: set[str] = set()
         """The tournaments this process observes (one observer each)."""
         self._sweeper: asyncio.Task[None] | None = None
-        self.entries = Entries(gateway, store)
+        self.entries = Entries(tournaments, store)
         self.cups = CupRunner(
-            gateway, store, lambda name: structure_text(self.structures, CUP_STRUCTURE, name)
+            tournaments, store, lambda name: structure_text(self.structures, CUP_STRUCTURE, name)
         )
         self.nights = NightRunner(
-            gateway,
+            tournaments,
             store,
             lambda structure, name: structure_text(self.structures, structure, name),
             self.watch,
@@ -272,7 +270,7 @@ class EventRunner:
         )
         self.store.add_event(event)  # recorded first: a restart finds it
         try:
-            live = self.g.add_tournament(event.tournament, text)
+            live = self.t.add_tournament(event.tournament, text)
         except Exception:
             log.exception("league event %s: its tournament could not be created", event.id)
             note = "its tournament could not be created"
@@ -288,7 +286,7 @@ class EventRunner:
         self, season: Season, msg: m.LeagueEventCreate, event_id: str, name: str
     ) -> LeagueEvent:
         """A heads-up cup: members only, its games the cup's structure; no tournament of
-        its own (server.gateway.league_cup)."""
+        its own (server.league_service.cup)."""
         if msg.satellite_of or msg.seats or msg.qualified_top or msg.qualified_season:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "a cup has no seats nor qualification")
         event = LeagueEvent(
@@ -353,7 +351,7 @@ class EventRunner:
 
     def cancel(self, event: LeagueEvent) -> None:
         """Record a cancelled event and stop its timer (its tournament, if any, never
-        starts: registrations are refused, server.gateway.leagues.LeagueDesk.entry_for)."""
+        starts: registrations are refused, server.league_service.desk.LeagueDesk.entry_for)."""
         self.store.update_event(event)
         timer = self.timers.pop(event.id, None)
         if timer is not None:
@@ -389,7 +387,7 @@ class EventRunner:
         if self.nights.night_of(event) is not None:
             self.nights.start(event)
             return
-        live = self.g.attach_tournament(event.tournament)
+        live = self.t.attach_tournament(event.tournament)
         if live is None:
             return
         have, need = live.host.registrations, live.host.config.min_players
@@ -459,7 +457,7 @@ class EventRunner:
         self.nights.table_done(event)  # a table of a night: the night may be over
 
     def _stored_results(self, event: LeagueEvent) -> list[dict[str, Any]] | None:
-        return stored_results(self.g, event.tournament)
+        return self.t.stored_results(event.tournament)
 
     # ------------------------------------------------------------------ restart
 
@@ -498,7 +496,7 @@ class EventRunner:
         if rows is not None:
             self.finished(event.id, rows)
             return
-        live = self.g.attach_tournament(event.tournament)  # with --redis: whoever made it
+        live = self.t.attach_tournament(event.tournament)  # with --redis: whoever made it
         if live is None and self._shared(event):
             log.info("league event %s: its tournament runs in another process", event.id)
             return
@@ -521,10 +519,7 @@ class EventRunner:
     def _shared(self, event: LeagueEvent) -> bool:
         """With ``--redis``: the event's tournament is recorded in Redis (every process runs
         it from its next start, server.tournament.redis_link.RedisLink.add_tournament)."""
-        link = self.g.redis
-        if link is None:
-            return False
-        return bool(link.client.exists(f"{link.tournament_prefix(event.tournament)}:config"))
+        return self.t.tournament_shared(event.tournament)
 
     async def _sweep(self) -> None:
         while True:
@@ -544,10 +539,10 @@ class EventRunner:
                 if rows is not None:
                     self.finished(event.id, rows)
                 else:  # with --redis, run here too: this process goes on if its maker dies
-                    self.g.attach_tournament(event.tournament)
+                    self.t.attach_tournament(event.tournament)
             except Exception:
                 log.exception("league event %s: results not read", event.id)
-        if self.g.redis is None:
+        if not self.t.shared_by_processes:
             return
         for event in self.store.events_in((EventStatus.REGISTERING,)):
             if event.id in self.armed:
@@ -563,13 +558,13 @@ class EventRunner:
         if event.kind is not EventKind.CUP and self.nights.night_of(event) is None:
             if self.nights.is_table(event):
                 return  # its night enters and starts it
-            if self.g.attach_tournament(event.tournament) is None:
+            if self.t.attach_tournament(event.tournament) is None:
                 return  # (watched once taken up: taken_up)
         self.arm(event)
 
     def taken_up(self, live: LiveTournament) -> None:
         """With ``--redis``: a tournament another process made, which this one runs from
-        now on (server.gateway.app.Gateway.attach_tournament): watched if it is an
+        now on (:meth:`Tournaments.attach_tournament`): watched if it is an
         event's, so that this process keeps its eliminations and stores its result too."""
         event = self.store.event_of_tournament(live.tid)
         if event is not None:

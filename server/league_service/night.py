@@ -28,11 +28,9 @@ import json
 import logging
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
-from server.gateway.connection import Connection
-from server.gateway.league_entries import MEMBER_PREFIX, enter_member, scored_standings
 from server.league.errors import SeatingError
 from server.league.membership import EntryPath
 from server.league.model import (
@@ -48,10 +46,9 @@ from server.league.model import (
 from server.league.results import EventKind
 from server.league.seating import night_tables
 from server.league.store import LeagueBook, LeagueStoreError
+from server.league_service.entries import MEMBER_PREFIX, enter_member, scored_standings
+from server.league_service.ports import Entrant, Tournaments
 from server.tournament.live import LiveTournament, load_tournament
-
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
 
 __all__ = ["HARD_STOPS", "NightRunner", "hard_stop_of", "hard_stop_text"]
 
@@ -88,13 +85,13 @@ class NightRunner:
 
     def __init__(
         self,
-        gateway: Gateway,
+        tournaments: Tournaments,
         store: LeagueBook,
         structure_text: Callable[[str, str], str],
         watch: Callable[[LeagueEvent, LiveTournament], None],
         rng: random.Random | None = None,
     ) -> None:
-        self.g = gateway
+        self.t = tournaments
         self.store = store
         self.structure_text = structure_text
         """The TOML of a shipped structure, named: (structure, name) -> text."""
@@ -158,7 +155,7 @@ class NightRunner:
         self.store.update_event(event)
         return event
 
-    def register(self, conn: Connection, msg: m.Register) -> bool:
+    def register(self, conn: Entrant, msg: m.Register) -> bool:
         """A ``register`` for a night (its registration); False for any other tournament."""
         event = self.store.event_of_tournament(msg.tournament)
         state = None if event is None else self.night_of(event)
@@ -246,9 +243,9 @@ class NightRunner:
     def _open(self, child: LeagueEvent, names: dict[str, str]) -> None:
         """Make a table's tournament (or take the one a restart brought back, empty), enter
         its players and start it."""
-        live = self.g.tournaments.get(child.tournament)
+        live = self.t.running(child.tournament)
         if live is None:
-            live = self.g.add_tournament(child.tournament, self.text(child, child.name))
+            live = self.t.add_tournament(child.tournament, self.text(child, child.name))
         state = self.store.event_state(child.id) or {}
         if child.status is EventStatus.SCHEDULED:
             child = advance(child, EventStep.OPEN)

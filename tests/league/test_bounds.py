@@ -1,5 +1,5 @@
 """Issue 26's bounds, in a gateway without sockets (server/league/model.py ``check_bounds``,
-called where leagues and events are created: server/gateway/leagues.py ``_create``,
+called where leagues and events are created: server/league_service/desk.py ``_create``,
 league_events.py ``schedule``): past each bound the request is refused ``league.limit`` and
 nothing is created. The bounds are made small here (monkeypatched) to stay fast; the real
 numbers are checked on a real server in tests/integration/test_leagues.py."""

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.gateway.league_entries import Closed, entering
 from server.league import cup_state
 from server.league.cup import Bracket, CupRound
+from server.league_service.entries import Closed, entering
 
 State = dict[str, Any]
 Change = Callable[[State | None], State | None]

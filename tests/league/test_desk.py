@@ -1,4 +1,4 @@
-"""The leagues' desk in a gateway, without sockets (server/gateway/leagues.py,
+"""The leagues' desk in a gateway, without sockets (server/league_service/desk.py,
 league_events.py, league_http.py): requests act only for the token's member, roles, the
 event's tournament created from a shipped structure, registration by member, a tournament's
 results turned into the event's result once (after a restart too), standings documents."""
@@ -17,14 +17,14 @@ from protocol import messages as m
 from server.accounts import Member, MemberStore
 from server.dealing import Signer
 from server.gateway.app import Gateway
-from server.gateway.league_events import STRUCTURES, event_result, register_as, structure_text
-from server.gateway.league_http import season_standings
 from server.league import EventKind
 from server.league.model import EventStatus, LeagueEvent, LeagueRefusal, Season
 from server.league.points import PlaceTable
 from server.league.results import Entry, EventResult
 from server.league.standings import SeasonRules, standings, standings_json
 from server.league.store import LeagueStore
+from server.league_service.events import STRUCTURES, event_result, register_as, structure_text
+from server.league_service.standings import season_standings
 from server.store import Store
 
 from .helpers import finish, names

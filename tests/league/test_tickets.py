@@ -1,5 +1,5 @@
 """Satellites' tickets and qualified players in a gateway, without sockets
-(server/gateway/league_entries.py, league_events.py, leagues.py): a satellite's winners
+(server/league_service/entries.py, league_events.py, leagues.py): a satellite's winners
 registered in its target (a tied bubble all of them, cdc 1.10 and 2.7), a winner registered
 already keeping one entry, a ticket's ``register`` answered with its entry, tickets issued once
 and entered again after a restart, and an event for qualified players only."""
@@ -16,14 +16,14 @@ import pytest
 
 from protocol import ProtocolError
 from protocol import messages as m
-from server.gateway.league_entries import scored_standings
-from server.gateway.league_events import register_as
-from server.gateway.league_http import season_standings, tickets_csv
 from server.league import EventKind, QualificationRule, SeatsPerEntries, issue_tickets
 from server.league.model import EventStatus, EventStep, Season, advance
 from server.league.points import PlaceTable
 from server.league.results import Entry, EventResult
 from server.league.standings import SeasonRules, standings
+from server.league_service.entries import scored_standings
+from server.league_service.events import register_as
+from server.league_service.standings import season_standings, tickets_csv
 from server.store import Store
 
 from .helpers import finish, names
