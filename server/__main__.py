@@ -34,8 +34,7 @@ from server.cash import cash_rules
 from server.dealing import Signer
 from server.gateway.app import Gateway
 from server.gateway.limits import Limits
-from server.league.redis_store import RedisLeagueStore
-from server.league.store import LeagueStore
+from server.league_service import CapitalStore, LeagueStore, RedisCapital, RedisLeagueStore
 from server.runtime import freeze_startup_objects, tune_gc
 from server.store import Store
 from server.table.clock import AcceleratedClock, Clock, RealClock
@@ -168,6 +167,10 @@ def add_limit_args(parser: argparse.ArgumentParser) -> None:
         ("max-tables-per-address", int, d.tables_per_address, "tables created per hour"),
         ("max-tables-per-connection", int, d.tables_per_connection, "tables created"),
         ("max-registrations-per-address", int, d.registrations_per_address, "per hour"),
+        ("max-accounts-per-address", int, d.accounts_per_address, "accounts created per hour"),
+        ("max-guesses-per-login", int, d.guesses_per_login, "password guesses per hour"),
+        ("max-guesses-per-address", int, d.guesses_per_address, "password guesses per hour"),
+        ("max-trusted-guesses-per-login", int, d.trusted_guesses_per_login, "his own devices"),
         ("idle-table-hours", float, d.idle_table_hours, "a friends table unused is dropped"),
         ("unused-table-minutes", float, d.unused_table_minutes, "a table nobody sat at"),
     ):
@@ -199,6 +202,10 @@ def limits_from(args: argparse.Namespace) -> Limits:
         tables_per_address=args.max_tables_per_address,
         tables_per_connection=args.max_tables_per_connection,
         registrations_per_address=args.max_registrations_per_address,
+        accounts_per_address=args.max_accounts_per_address,
+        guesses_per_login=args.max_guesses_per_login,
+        guesses_per_address=args.max_guesses_per_address,
+        trusted_guesses_per_login=args.max_trusted_guesses_per_login,
         idle_table_hours=args.idle_table_hours,
         unused_table_minutes=args.unused_table_minutes,
         allowed_origins=_split(args.allowed_origins),
@@ -324,6 +331,11 @@ async def amain(args: argparse.Namespace) -> None:
             RedisLeagueStore(link.client, link.prefix)
             if link is not None
             else LeagueStore(Path(args.data) / "leagues.sqlite")
+        ),
+        capital=(  # the season capital's accounts: one place for every process
+            RedisCapital(link.client, link.prefix)
+            if link is not None
+            else CapitalStore(Path(args.data) / "capital.sqlite")
         ),
     )
     datadir.prepare(Path(args.data))  # the members' and leagues' files just created: 0600

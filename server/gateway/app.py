@@ -26,8 +26,9 @@ from websockets.http11 import Request, Response
 
 from protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_client, encode
 from protocol import messages as m
-from server.accounts import MemberStore
+from server.accounts import MemberStore, reserved_name
 from server.accounts.store import MemberBook
+from server.cash import Ledger
 from server.dealing import Signer
 from server.gateway.accounts import AccountDesk
 from server.gateway.cash_room import (
@@ -41,12 +42,17 @@ from server.gateway.creating import check_create, table_config
 from server.gateway.guard import Guard, guarded_connection
 from server.gateway.housekeeping import Activity, review, sweep_every
 from server.gateway.http import Metrics
-from server.gateway.league_cash import record_season_table, season_for_new_table, with_capital
 from server.gateway.league_http import LeagueRoutes
-from server.gateway.leagues import LeagueDesk
 from server.gateway.limits import ACCEPT_BATCH, Limits
 from server.gateway.routes import ROUTES
-from server.league.store import LeagueBook, LeagueStore
+from server.league_service import (
+    CapitalBook,
+    CapitalStore,
+    LeagueBook,
+    LeagueDesk,
+    LeagueStore,
+    SeasonCapital,
+)
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import Client, TableActor
@@ -57,6 +63,7 @@ from server.table.effects import GrantSeat
 from server.tokens import NonceBook, TokenAuthority
 from server.tournament.live import LiveTournament, load_tournament
 from server.tournament.redis_coordinator import RedisLink
+from server.tournament.redis_link import as_text
 
 __all__ = ["Gateway", "Metrics"]
 
@@ -84,6 +91,7 @@ class Gateway:
         token_secret: bytes | None = None,
         members: MemberBook | None = None,
         leagues: LeagueBook | None = None,
+        capital: CapitalBook | None = None,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
@@ -107,9 +115,19 @@ class Gateway:
             NonceBook(store.get_meta, store.set_meta),
         )
         self.accounts: AccountDesk = AccountDesk(
-            members or MemberStore(":memory:"), self.auth, time.time
+            members or MemberStore(":memory:"), self.auth, time.time, limits=self.limits
         )
-        self.leagues = LeagueDesk(self, leagues or LeagueStore(":memory:"))
+        self.leagues = LeagueDesk(
+            self,
+            leagues or LeagueStore(":memory:"),
+            member_of=lambda token: self.accounts.member_of(token).id,
+            display=self._display,
+        )
+        """The league service's requests and events (server.league_service.desk)."""
+        self.capital = SeasonCapital(
+            self.leagues.store, capital or CapitalStore(":memory:"), name_of=self._display
+        )
+        """The season capital of the leagues' cash tables (server.league_service.capital)."""
         self.tables: dict[str, TableActor] = {}
         self.connections: dict[str, Connection] = {}
         self.activity: dict[str, Activity] = {}
@@ -136,7 +154,9 @@ class Gateway:
         actor = TableActor(config, self.clock, CsprngDealer(self.signer), store=self.store)
         actor.grant = self.grant_seat
         actor.transfer = lambda source, effect: transfer(self, source, effect)
+        self.capital.follow(actor)
         actor.recover()
+        self.capital.restored(actor)
         self.tables[config.table_id] = actor
         actor.start()
         return actor
@@ -242,7 +262,7 @@ class Gateway:
                 self.activity.get(name),
                 now,
                 actor.hands_played,
-                watched=bool(actor.core.watchers),
+                watched=actor.watched,
                 seated=bool(actor.seats),
                 limits=self.limits,
             )
@@ -262,6 +282,9 @@ class Gateway:
             await actor.stop()
             if archive is not None:
                 self.store.set_meta(f"ledger:{table}", archive)
+                season = actor.config.extra.get("season")
+                if isinstance(season, str):  # every stack went back to its member's capital
+                    self.capital.closed(table, season, Ledger.from_json(json.loads(archive)))
             self.store.drop_table(table)
         except Exception:  # the disk is full: it is tried again at the next start
             log.exception("table %s: closed, but could not be dropped from the store", table)
@@ -287,7 +310,7 @@ class Gateway:
             return None
         log.info("tournament %s: recorded by another process, run here from now", tid)
         live = self._run_tournament(tid, text)
-        self.leagues.events.taken_up(live)
+        self.leagues.taken_up(live)
         return live
 
     def tournament_recorded(self, tid: str) -> bool:
@@ -295,6 +318,40 @@ class Gateway:
         if self.redis is not None:
             return self.redis.tournament_text(tid, finished=True) is not None
         return tid in self.tournaments or bool(self.store.get_meta(f"tournament:{tid}:config"))
+
+    # ------------------------------------------------------------------ the leagues' port
+    # (server.league_service.ports.Tournaments: what the league service asks of this process)
+
+    @property
+    def shared_by_processes(self) -> bool:
+        return self.redis is not None
+
+    def running(self, tid: str) -> LiveTournament | None:
+        return self.tournaments.get(tid)
+
+    def tournament_shared(self, tid: str) -> bool:
+        link = self.redis
+        if link is None:
+            return False
+        return bool(link.client.exists(f"{link.tournament_prefix(tid)}:config"))
+
+    def stored_results(self, tid: str) -> list[dict[str, Any]] | None:
+        """The tournament's ``results.json`` rows: in this process's store (its host wrote
+        them at ``Finished``), else, with ``--redis``, in Redis (the director wrote them
+        there: the tournament may have finished in another process, or while this one was
+        down)."""
+        text = self.store.get_meta(f"tournament:{tid}:results.json")
+        link = self.redis
+        if text is None and link is not None:
+            raw = link.client.get(f"{link.tournament_prefix(tid)}:results.json")
+            text = None if raw is None else as_text(raw)
+        if text is None:
+            return None
+        rows: list[dict[str, Any]] = json.loads(text)["results"]
+        return rows
+
+    def director_token(self, tid: str) -> str:
+        return self.auth.director(tid)
 
     def director_link(self, tid: str, base: str) -> str:
         token = self.auth.director(tid)
@@ -395,7 +452,7 @@ class Gateway:
         try:
             message = decode_client(frame)
         except ProtocolError as exc:
-            self._send_error(conn, exc.code, exc.message, None)
+            self._send_error(conn, exc.code, exc.message, exc.ref)
             return
         try:
             self._route(conn, message)
@@ -453,10 +510,31 @@ class Gateway:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
         if isinstance(message, m.JoinWaitingList):
             conn.identity()  # the list holds a person, who sits with this connection later
-        command = with_capital(self, actor, tc.from_message(actor.conn(conn), message))
+        command = self._admitted(conn, actor, tc.from_message(actor.conn(conn), message))
+        if command is None:
+            return
         actor.submit(command, conn)
         if isinstance(message, m.LeaveTable):
             conn.tables.discard(table)
+
+    def _admitted(
+        self, conn: Connection, actor: TableActor, command: tc.Command
+    ) -> tc.Command | None:
+        """``command`` as the league service lets it reach the table (a season's purchase
+        carries its capital's hold), or None once refused: the refusal names the table, as
+        the table's own would."""
+        try:
+            return self.capital.admit(actor, command)
+        except ProtocolError as exc:
+            self.metrics.counters[f"error:{exc.code}"] += 1
+            error = m.Error(
+                code=exc.code,
+                message=exc.message,
+                ref=getattr(command, "ref", None),
+                table=actor.table,
+            )
+            conn.deliver(encode(error))
+            return None
 
     def _join(self, conn: Connection, message: m.JoinTable) -> None:
         actor = self._table(message.table)
@@ -477,8 +555,9 @@ class Gateway:
         nickname = conn.nickname or f"player-{pid[:4]}"
         # no token yet: the table grants the seat (and the token is issued) only once the
         # seat is saved; a refused sit changes no credential
-        command = with_capital(self, actor, tc.seat_command(actor.conn(conn), message, nickname))
-        actor.post(command, conn)
+        command = self._admitted(conn, actor, tc.seat_command(actor.conn(conn), message, nickname))
+        if command is not None:
+            actor.post(command, conn)
 
     def _create(self, conn: Connection, message: m.CreateTable) -> None:
         if len(self.tables) >= self.max_tables:
@@ -488,7 +567,11 @@ class Gateway:
             raise ProtocolError(ErrorCode.TABLE_LIMIT, f"{cap} tables per connection at most")
         cash = check_create(message)
         room = room_for_new_table(self, message)
-        season = season_for_new_table(self, conn, message)
+        season = (
+            self.capital.new_table(conn.member, message.season, message.game)
+            if message.season
+            else None
+        )
         if not self.guard.tables.take(conn.address, self.clock.now()):
             raise ProtocolError(
                 ErrorCode.TABLE_LIMIT, "too many tables created from your address: try later"
@@ -498,8 +581,6 @@ class Gateway:
         config = table_config(
             message, cash, table_id, conn.address, self.table_defaults, room, season
         )
-        if season is not None:  # its ledger counts in the season before anyone sits
-            record_season_table(self, season["season"], table_id)
         self.create_table(config)
         conn.invites.add(table_id)
         created = m.TableCreated(
@@ -514,6 +595,10 @@ class Gateway:
         if message.version != PROTOCOL_VERSION:
             raise ProtocolError(
                 ErrorCode.VERSION_MISMATCH, f"this server speaks protocol {PROTOCOL_VERSION}"
+            )
+        if message.nickname and reserved_name(message.nickname):  # docs/accounts.md
+            raise ProtocolError(
+                ErrorCode.RESERVED_NAME, "this name is the director's or the host's"
             )
         if message.nickname:
             conn.nickname = message.nickname.strip()[:32] or None
@@ -578,6 +663,10 @@ class Gateway:
         client.deliver(
             encode(m.Seated(table=grant.table, seat=grant.seat, token=token, ref=grant.ref))
         )
+
+    def _display(self, member: str) -> str | None:
+        found = self.accounts.store.by_id(member)
+        return None if found is None else found.display
 
     def invite_link(self, table: str, base: str) -> str:
         return f"{base.rstrip('/')}/?table={table}&invite={self.auth.invite(table)}"

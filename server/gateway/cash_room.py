@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.cash import Ledger, Refusal
+from server.cash import CashRules, Ledger, Refusal
 from server.cash.moves import MoveKind, balance_pick, move_terms, next_after_big_blind
 from server.gateway.connection import Connection
 from server.gateway.host_orders import host_message
 from server.store import Store
 from server.table import commands as tc
 from server.table.actor import TableActor
-from server.table.cash import CashState
 from server.table.effects import Transfer
 from server.table.seats import SeatState
 
@@ -52,7 +51,7 @@ ROOM_OPS = frozenset({"move", "balance", "merge"})
 def room_of(actor: TableActor) -> str | None:
     """The room a cash table belongs to (its own id when it was made alone); None for a
     table that is not a cash table."""
-    if not isinstance(actor.core.cash, CashState):
+    if actor.cash_rules() is None:
         return None
     return str(actor.config.extra.get("room") or actor.table)
 
@@ -62,12 +61,8 @@ def closing_ledger(actor: TableActor, now: float) -> str | None:
     on it written cashed out to their players (JSON; None for another table). The gateway
     saves it before dropping the table (a failure keeps the table), and
     ``GET /api/tables/<t>/ledger.csv`` serves it afterwards."""
-    cash = actor.core.cash
-    if not isinstance(cash, CashState):
-        return None
-    seats = [(s.player, s.name, s.stack) for s in actor.core.seats.values()]
-    ledger = cash.book.ledger.closed(seats, now, actor.core.hand_no)
-    return json.dumps(ledger.to_json())
+    ledger = actor.closing_ledger(now)
+    return None if ledger is None else json.dumps(ledger.to_json())
 
 
 def archived_ledger(store: Store, table: str) -> Ledger | None:
@@ -86,10 +81,10 @@ def room_listing(g: Gateway, actor: TableActor) -> dict[str, object]:
             {
                 "table": a.table,
                 "name": a.config.name,
-                "blinds": [a.core.blinds.sb, a.core.blinds.bb],
-                "min_buy_in": _cash(a).rules.min_buyin,
-                "max_buy_in": _cash(a).rules.max_buyin,
-                "players": len(a.core.seats),
+                "blinds": list(a.blinds),
+                "min_buy_in": _rules(a).min_buyin,
+                "max_buy_in": _rules(a).max_buyin,
+                "players": len(a.seats),
                 "max_seats": a.config.max_seats,
             }
             for a in sorted(tables, key=lambda a: a.table)
@@ -108,10 +103,10 @@ def room_for_new_table(g: Gateway, message: m.CreateTable) -> str | None:
     return room
 
 
-def _cash(actor: TableActor) -> CashState:
-    cash = actor.core.cash
-    assert isinstance(cash, CashState)
-    return cash
+def _rules(actor: TableActor) -> CashRules:
+    rules = actor.cash_rules()
+    assert rules is not None
+    return rules
 
 
 def _target(g: Gateway, source: TableActor, name: str) -> TableActor:
@@ -123,7 +118,7 @@ def _target(g: Gateway, source: TableActor, name: str) -> TableActor:
 
 
 def _has_room_for(target: TableActor, players: int) -> None:
-    if target.config.max_seats - len(target.core.seats) < players:
+    if target.config.max_seats - len(target.seats) < players:
         full = f"{target.config.name} has no free seat for them"
         raise ProtocolError(Refusal.TABLE_FULL.value, full)
 
@@ -131,8 +126,8 @@ def _has_room_for(target: TableActor, players: int) -> None:
 def _movable(actor: TableActor) -> list[SeatState]:
     return [
         s
-        for s in sorted(actor.core.seats.values(), key=lambda s: s.seat)
-        if s.stack > 0 and not s.moving and not s.leaving and s.seat not in _cash(actor).moving
+        for s in sorted(actor.seats.values(), key=lambda s: s.seat)
+        if s.stack > 0 and not s.moving and not s.leaving and s.seat not in actor.moving_seats()
     ]
 
 
@@ -140,10 +135,10 @@ def change_table(g: Gateway, conn: Connection, msg: m.ChangeTable) -> None:
     """A seated player asks to change table (see the module docstring)."""
     source = g._table(msg.table)
     target = _target(g, source, msg.to)
-    state = next((s for s in source.core.seats.values() if s.player == conn.pid), None)
+    state = next((s for s in source.seats.values() if s.player == conn.pid), None)
     if state is None:
         raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table")
-    terms = move_terms(MoveKind.CHANGE, state.stack, _cash(target).rules)
+    terms = move_terms(MoveKind.CHANGE, state.stack, _rules(target))
     who = source.conn(conn)
     if terms.approval:  # casino: « il devra obtenir l'accord du superviseur »
         ask = tc.AskChange(conn=who, to=target.table, to_name=target.config.name, ref=msg.id)
@@ -175,12 +170,12 @@ def host_or_room(g: Gateway, conn: Connection, msg: m.Host) -> None:
         for player in players:
             source.post(_move(player, target, MoveKind.MERGE, None, False, "host", who, msg.id))
         return
-    state = source.core.seats.get(msg.seat or 0)
+    state = source.seats.get(msg.seat or 0)
     if state is None or state.stack <= 0:
         raise ProtocolError(ErrorCode.BAD_SEAT, "nobody with chips sits there")
     _has_room_for(target, 1)
-    terms = move_terms(MoveKind.CHANGE, state.stack, _cash(target).rules)
-    cap = _cash(target).rules.max_buyin if terms.approval else None
+    terms = move_terms(MoveKind.CHANGE, state.stack, _rules(target))
+    cap = _rules(target).max_buyin if terms.approval else None
     source.post(_move(state, target, MoveKind.CHANGE, cap, terms.seat_fee, "host", who, msg.id))
 
 
@@ -190,15 +185,14 @@ def _balance(g: Gateway, source: TableActor, who: tc.Conn, ref: int | None) -> N
     room = room_of(source)
     tables = {a.table: a for a in g.tables.values() if room_of(a) == room}
     counts = {name: len(_movable(a)) for name, a in tables.items()}
-    free = {name: a.config.max_seats - len(a.core.seats) for name, a in tables.items()}
+    free = {name: a.config.max_seats - len(a.seats) for name, a in tables.items()}
     plan = balance_pick(counts, free)
     if plan is None:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "the room's tables are balanced")
     fullest, emptiest, count = plan
     actor, target = tables[fullest], tables[emptiest]
     movable = {s.seat: s for s in _movable(actor)}
-    positions = actor.core.positions
-    big_blind = positions.big_blind if positions is not None else None
+    big_blind = actor.big_blind_seat
     for seat in next_after_big_blind(list(movable), big_blind, count, actor.config.max_seats):
         actor.post(_move(movable[seat], target, MoveKind.BALANCE, None, False, "host", who, ref))
 
@@ -232,14 +226,14 @@ def relocate(g: Gateway, conn: Connection, table: str, seat: int) -> tuple[str, 
     away (balancing, a merge) comes back with his old table's token and is sent to his new
     seat (``moved``, then that table grants the seat and a new token). Unchanged otherwise."""
     actor = g.tables.get(table)
-    state = None if actor is None else actor.core.seats.get(seat)
+    state = None if actor is None else actor.seats.get(seat)
     room = None if actor is None else room_of(actor)
     if room is None or (state is not None and state.player == conn.pid):
         return table, seat
     for other in g.tables.values():
         if room_of(other) != room:
             continue
-        for found in other.core.seats.values():
+        for found in other.seats.values():
             if found.player == conn.pid:
                 conn.invites.add(other.table)
                 invite = g.auth.invite(other.table)

@@ -111,7 +111,10 @@ class Metrics:
             f"brasseur_tables_halted {sum(t.halted_since is not None for t in tables)}",
             "# HELP brasseur_store_failures_total Failed store writes of the running tables.",
             "# TYPE brasseur_store_failures_total counter",
-            f"brasseur_store_failures_total {sum(t.core.store_failures for t in tables)}",
+            f"brasseur_store_failures_total {sum(t.store_failures for t in tables)}",
+            "# HELP brasseur_capital_failures_total Season capital writes that failed (retried).",
+            "# TYPE brasseur_capital_failures_total counter",
+            f"brasseur_capital_failures_total {gateway.capital.failures}",
             "# HELP brasseur_frames_total Frames received from clients.",
             "# TYPE brasseur_frames_total counter",
             f"brasseur_frames_total {self.counters['frames']}",
@@ -295,7 +298,7 @@ class HttpRoutes:
         halted = [
             f"degraded: table {name} halted since "
             f"{max(0.0, actor.clock.now() - actor.halted_since):.0f}s: "
-            + " ".join(actor.core.halt_reason.split())
+            + " ".join(actor.halt_reason.split())
             for name, actor in self.gw.tables.items()
             if actor.halted_since is not None
         ]
@@ -349,16 +352,16 @@ class HttpRoutes:
         if claims.get("t") != table or claims.get("k") not in ("invite", "seat", "host"):
             raise HttpError(403, ErrorCode.BAD_TOKEN, "this token does not open this ledger")
         actor = self.gw.tables.get(table)
-        cash = None if actor is None else actor.core.cash
+        ledger = None if actor is None else actor.ledger()
         archived = archived_ledger(self.gw.store, table) if actor is None and not room else None
         if archived is not None:  # a cash table dropped after its idle hours: its archive
             return self._response(200, archived.csv().encode(), "text/csv; charset=utf-8")
-        if actor is None or cash is None:
+        if actor is None or ledger is None:
             raise HttpError(404, ErrorCode.UNKNOWN_TABLE, "no such cash table")
         if room:
             return self._response(200, json.dumps(room_listing(self.gw, actor)).encode(), _JSON)
         stacks = {s.player: s.stack for s in actor.seats.values()}
-        body = cash.book.ledger.csv(stacks).encode()
+        body = ledger.csv(stacks).encode()
         disposition = {"Content-Disposition": f'attachment; filename="{table}-ledger.csv"'}
         return self._response(200, body, "text/csv; charset=utf-8", disposition)
 

@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from server.cash import Ledger
+from server.cash import CashRules, Ledger
 from server.engine import Hand
 from server.store.batch import SequenceError, StaleWriter, StoreError, TableWrite
 from server.table import commands as c
@@ -178,6 +178,50 @@ class TableActor:
 
     def snapshot_for(self, seat: int | None) -> dict[str, Any]:
         return self.core.view(seat)
+
+    @property
+    def store_failures(self) -> int:
+        """Store writes that failed since the table started (health, metrics)."""
+        return self.core.store_failures
+
+    @property
+    def halt_reason(self) -> str:
+        """Why the table is halted ("" when it is not)."""
+        return self.core.halt_reason
+
+    @property
+    def watched(self) -> bool:
+        """Someone (a player or a spectator) follows the table now."""
+        return bool(self.core.watchers)
+
+    @property
+    def blinds(self) -> tuple[int, int]:
+        return self.core.blinds.sb, self.core.blinds.bb
+
+    @property
+    def big_blind_seat(self) -> int | None:
+        """The seat of the last hand's big blind (None before any hand)."""
+        positions = self.core.positions
+        return None if positions is None else positions.big_blind
+
+    def cash_rules(self) -> CashRules | None:
+        """A cash table's rules (None at any other table)."""
+        cash = self.core.cash
+        return None if cash is None else cash.rules
+
+    def moving_seats(self) -> frozenset[int]:
+        """The seats of a cash table whose players are moving to another table of the room."""
+        cash = self.core.cash
+        return frozenset() if cash is None else frozenset(cash.moving)
+
+    def closing_ledger(self, now: float) -> Ledger | None:
+        """A cash table's ledger as it closes for good: the stacks still on it written cashed
+        out to their players (None at any other table)."""
+        ledger = self.ledger()
+        if ledger is None:
+            return None
+        seats = [(s.player, s.name, s.stack) for s in self.core.seats.values()]
+        return ledger.closed(seats, now, self.core.hand_no)
 
     def ledger(self) -> Ledger | None:
         """A cash table's ledger (None at any other table): read it, never change it."""
