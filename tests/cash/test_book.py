@@ -221,7 +221,7 @@ def test_a_season_capital_given_by_the_league_bounds_buy_ins_and_bars_a_lost_one
     # fpc cash: « Le joueur ne peut en aucun cas engager une valeur de jetons supérieure à
     # son capital »; « L'adhérent ayant perdu la totalité de son capital ne pourra plus
     # participer aux sessions de Cash Game » (the capital over every table of a league's cash
-    # season: server/gateway/league_cash.py computes it, the book applies it)
+    # season: server/league_service/capital.py reserves it, the book applies it)
     book = CashBook(cash_rules("fpc", sb=25, bb=50))
     assert book.refusal("a", 1_000, 0, 0.0, capital=800) == (
         Refusal.CAPITAL,

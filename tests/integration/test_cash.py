@@ -136,7 +136,7 @@ async def test_a_cash_table_ledger_balances_to_the_chip_and_survives_a_kill_9(
 async def test_a_hosts_table_approves_players_and_only_its_host_orders_it(launch: Launch) -> None:
     server = launch()
     host = await WsClient.connect(server.port, "host")
-    await host.send(m.Hello(version=m.PROTOCOL_VERSION, nickname="Host"))
+    await host.send(m.Hello(version=m.PROTOCOL_VERSION, nickname="Creator"))
     await host.wait_type(m.Welcome, 5)
     create = m.CreateTable(
         name="Jeudi", profile="casino", sb=25, bb=50, game="cash", approval=True, id=host.next_id()

@@ -47,7 +47,7 @@ def follow(player: Player) -> None:
 
 async def host_client(server: Server) -> WsClient:
     host = await WsClient.connect(server.port, "host")
-    await host.send(m.Hello(version=m.PROTOCOL_VERSION, nickname="Host"))
+    await host.send(m.Hello(version=m.PROTOCOL_VERSION, nickname="Creator"))
     await host.wait_type(m.Welcome, 5)
     return host
 

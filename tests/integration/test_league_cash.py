@@ -97,7 +97,7 @@ async def test_the_capital_follows_the_member_across_the_seasons_tables(launch: 
     # members only: a guest with the invite is refused
     stranger = await guest(server, "guest")
     refused = await buy(stranger, one, 5, 500)
-    assert isinstance(refused, m.Error) and refused.code == "cash.members_only"
+    assert isinstance(refused, m.Error) and refused.code == "league.account_required"
     # ana brings 1,000 of her 1,500 to table one: 500 is left for table two, not 1,000
     assert isinstance(await buy(ana, one, 1, 1000), m.Seated)
     refused = await buy(ana, two, 1, 1000)

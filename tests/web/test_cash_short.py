@@ -65,7 +65,7 @@ def test_a_short_stack_is_told_on_screen_and_adds_chips_from_the_page(
     web_server: WebServer, open_client: OpenClient, viewport: tuple[int, int]
 ) -> None:
     ws_url = f"ws://127.0.0.1:{web_server.port}/ws"
-    host = Raw(ws_url, "host")
+    host = Raw(ws_url, "creator")
     host.send(
         t="create", id=1, name="Court", profile="casino", sb=25, bb=50, game="cash",
         min_buy_in=500, max_buy_in=5000, max_seats=6,

@@ -28,7 +28,7 @@ def check_or_call(_player: WirePlayer, turn: dict[str, Any]) -> dict[str, Any]:
 def create_table(ws_url: str, **options: Any) -> tuple[str, str]:
     """Create a friends table over the wire: (table id, invite)."""
     with connect(ws_url, open_timeout=10) as ws:
-        ws.send(msgpack.packb({"t": "hello", "version": 1, "nickname": "host"}))
+        ws.send(msgpack.packb({"t": "hello", "version": 1, "nickname": "creator"}))
         ws.send(msgpack.packb({"t": "create", "id": 1, **options}))
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
