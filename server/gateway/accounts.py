@@ -256,6 +256,7 @@ class AccountDesk:
 
     def _open(self, conn: Connection, member: Member) -> None:
         conn.member = member.id
+        conn.member_version = member.version
         conn.device = member.id
         conn.nickname = member.display
         if conn.pid is None:
@@ -266,14 +267,27 @@ class AccountDesk:
         """A new password: every other connection of the member is a guest from now on (his
         seat identity goes with his membership), and is told."""
         for conn in self.logged_in(member.id):
-            if conn is keep:
-                continue
-            conn.member = None
-            if conn.pid == f"m.{member.id}":
-                conn.pid = None
-            self._sessions[member.id].discard(conn)
-            message = "your password was changed on another connection: log in again"
-            conn.deliver(encode(m.Error(code=SESSION_ENDED, message=message)))
+            if conn is not keep:
+                self._end(conn, member.id)
+
+    def _end(self, conn: Connection, member: str) -> None:
+        conn.member = None
+        if conn.pid == f"m.{member}":
+            conn.pid = None
+        self._sessions.get(member, set()).discard(conn)
+        message = "your password was changed on another connection: log in again"
+        conn.deliver(encode(m.Error(code=SESSION_ENDED, message=message)))
+
+    def still(self, conn: Connection) -> None:
+        """Before a request that uses the member's rights (an entry, a seat, a purchase):
+        his session still stands. A password changed on another process since he logged in
+        here (``--redis``: this process's other connections were ended at once, not those of
+        the others) ends it now: the connection is told and is a guest from now on."""
+        if conn.member is None:
+            return
+        member = self.store.by_id(conn.member)
+        if member is None or member.version != conn.member_version:
+            self._end(conn, conn.member)
 
     # ------------------------------------------------------------------ requests
 

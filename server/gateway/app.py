@@ -72,6 +72,9 @@ log = logging.getLogger("brasseur.gateway")
 _TID = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 """A tournament id worth asking Redis about (any other is no tournament)."""
 
+_MEMBER_RIGHTS = (m.Register, m.Rebuy, m.Reenter, m.TakeSeat, m.AddChips, m.CreateTable)
+"""Requests that use a logged-in member's rights (his entries, seats and purchases)."""
+
 HOST_TOKEN_SECONDS = 30 * 86400
 """A table creator's token lasts 30 days (an idle friends table is dropped after a day)."""
 
@@ -498,10 +501,16 @@ class Gateway:
             return
         if not conn.hello:
             raise ProtocolError(ErrorCode.NOT_AUTHENTICATED, "say hello first")
+        if conn.member is not None and isinstance(message, _MEMBER_RIGHTS):
+            self.accounts.still(conn)  # a password changed on another process ends them
         route = ROUTES.get(type(message))
         if route is not None:
             route(self, conn, message)
             return
+        self._to_table(conn, message)
+
+    def _to_table(self, conn: Connection, message: m.Message) -> None:
+        """A table command: to the table the connection joined."""
         table = getattr(message, "table", None)
         actor = self.tables.get(table) if isinstance(table, str) else None
         if actor is None:

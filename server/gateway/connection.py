@@ -44,6 +44,9 @@ class Connection:
         self.member: str | None = None
         """The member logged in on this connection (server.gateway.accounts); None again
         once he changed his password on another connection."""
+        self.member_version: int = 0
+        """The version of the member's account when he logged in here: a newer one (a new
+        password, set on any process) ends his rights here (AccountDesk.still)."""
         self.device: str | None = None
         """The member one of whose session tokens (current, or ended by a newer password) this
         connection carried, or who logged in on it: his logins here guess through his own

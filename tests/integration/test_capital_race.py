@@ -168,3 +168,35 @@ async def test_the_race_across_two_redis_processes_spends_the_capital_once(
             f"/api/leagues/{made.league}/seasons/{season.split('/')[1]}/standings.json"
         )
         assert [(r["name"], r["capital"]) for r in doc["standings"]] == [("bob", START)]
+
+
+@pytest.mark.asyncio
+async def test_a_password_changed_on_one_process_ends_the_members_rights_on_another(
+    pair: list[Server],
+) -> None:
+    """docs/accounts.md: a new password ends the member's rights on every other connection;
+    across ``--redis`` processes the one that did not see the change ends them at his next
+    entry, seat or purchase (his account's version moved on)."""
+    a, b = pair
+    ana_a, ana_account = await member(a, "ana")
+    _, season = await season_of(ana_a, ana_account.token)
+    ana_b = await logged_in(b, "ana-b", ana_account.token)
+    table_b = await table(ana_b, season, "On b")
+    changed = await answer(
+        ana_a,
+        m.AccountUpdate(
+            token=ana_account.token, password=PASSWORD, new_password="une autre main 2027",
+            id=ana_a.next_id(),
+        ),
+    )  # fmt: skip
+    assert isinstance(changed, m.Account), changed
+    refused = await buy(ana_b, table_b, 1, 1000)
+    told = [x for x in ana_b.messages if isinstance(x, m.Error)]
+    assert any(x.code == "account.session_ended" for x in told), told
+    assert isinstance(refused, m.Error) and refused.code in (
+        "account.session_ended",
+        "league.account_required",
+    ), refused
+    # with his new session on b, he buys in
+    again = await logged_in(b, "ana-b2", changed.token)
+    assert isinstance(await buy(again, table_b, 2, 1000), m.Seated)
