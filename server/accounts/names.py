@@ -65,9 +65,7 @@ def _readings(text: str) -> set[str]:
     and the same without any of them."""
     tokens = _tokens(text)
     lead = next((k for k, (_, written) in enumerate(tokens) if not written), len(tokens))
-    trail = next(
-        (k for k, (_, written) in enumerate(reversed(tokens)) if not written), len(tokens)
-    )
+    trail = next((k for k, (_, written) in enumerate(reversed(tokens)) if not written), len(tokens))
     readings = {"".join(ch for ch, written in tokens if not written)}
     for a in range(min(lead, 8) + 1):
         for b in range(min(trail, 8) + 1):
