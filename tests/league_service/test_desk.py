@@ -26,8 +26,7 @@ from server.league.store import LeagueStore
 from server.league_service.events import STRUCTURES, event_result, register_as, structure_text
 from server.league_service.standings import season_standings
 from server.store import Store
-
-from .helpers import finish, names
+from tests.league.helpers import finish, names
 
 
 class Conn:

@@ -25,8 +25,8 @@ from server.league_service.entries import scored_standings
 from server.league_service.events import register_as
 from server.league_service.standings import season_standings, tickets_csv
 from server.store import Store
+from tests.league.helpers import finish, names
 
-from .helpers import finish, names
 from .test_desk import Client, Conn, World, league_with_season, schedule
 
 ROWS = [  # a satellite's results.json: 6 entries; bob and cat out in the same hand, tied 3rd
