@@ -52,6 +52,26 @@ export function sessionAnswer(welcome, sent) {
   }
 }
 
+// An unasked refusal about who we are, on any page's connection: the session ended by a new
+// password set elsewhere (`account.session_ended`: logged out, said), or a nickname that
+// would pass for the director or the host (`reserved_name`: forgotten, asked again). True
+// when `msg` was one of them.
+export function identityRefusal(msg) {
+  if (msg.t !== "error") return false;
+  if (msg.code === "account.session_ended") {
+    forget(true);
+    return true;
+  }
+  if (msg.code !== "reserved_name") return false;
+  localStorage.removeItem(KEY.nick);
+  store.update((s) => {
+    s.nick = "";
+  });
+  $("nick-form").hidden = false;
+  showError(refusalText(msg));
+  return true;
+}
+
 // The lobby has no connection of its own: one hello says whether the session still holds.
 export function checkSession() {
   if (!store.state.member) return;

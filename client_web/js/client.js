@@ -1,6 +1,6 @@
 // A table's messages: the snapshot, the table events in seq order, the private messages, and
 // what a refusal means for this page (a spent seat token, a replaced connection...).
-import { sessionAnswer } from "./account.js";
+import { identityRefusal, sessionAnswer } from "./account.js";
 import { applySnapshot, EVENTS, PRIVATE } from "./events.js";
 import { errorText, ruleText, t } from "./i18n.js";
 import { reconnectNow, sayHello, send, sequenced } from "./net.js";
@@ -52,6 +52,11 @@ export function handleTableMessage(msg) {
   }
   if (msg.seq !== undefined) {
     if (sequenced(s.t, msg) && EVENTS[msg.t]) EVENTS[msg.t](s.t, msg);
+    return;
+  }
+  if (identityRefusal(msg)) {
+    // a refused hello leaves this connection unauthenticated: start again without the name
+    if (msg.code === "reserved_name" && s.mode === "table") reconnectNow(tableHooks());
     return;
   }
   if (msg.t === "error") {

@@ -2,6 +2,7 @@
 // followed through every move (the server attaches the connection to the new seat), a table
 // watched by clicking it, the lists (tables, payouts, results, registered), and the player's
 // way in and out: register (also late), rebuy, re-enter, abandon.
+import { identityRefusal } from "./account.js";
 import { handleTableMessage, refusal, tableHooks } from "./client.js";
 import { $, button, el } from "./dom.js";
 import { errorText, fmt, lang, t, tableLabel, words } from "./i18n.js";
@@ -191,7 +192,8 @@ function tournamentMessage(msg) {
   else if (msg.t === "moved") onMoved(msg);
   else if (msg.t === "turn" && T.myTable && msg.table === T.myTable && s.table !== T.myTable) {
     backToMyTable(); // our turn came while we watched another table: its snapshot has our options
-  } else if (msg.t === "error") tournamentError(msg);
+  } else if (identityRefusal(msg)) return;
+  else if (msg.t === "error") tournamentError(msg);
   else handleTableMessage(msg);
 }
 

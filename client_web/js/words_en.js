@@ -383,6 +383,7 @@ export const EN = {
     merge: "tables merged by the host",
   },
   errors: {
+    reserved_name: "this name is the director's or the host's: choose another",
     "tournament.registration_closed": "registration is closed",
     "tournament.already_registered": "you are already registered",
     "tournament.full": "the tournament is full",

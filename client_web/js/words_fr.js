@@ -379,6 +379,7 @@ export const FR = {
     merge: "tables fusionnées par l'hôte",
   },
   errors: {
+    reserved_name: "ce nom est celui du directeur ou de l'hôte : choisissez-en un autre",
     "rule.string_bet": "un second geste dans le même tour ne compte pas",
     "rule.declaration_binds": "votre annonce vous engage",
     "rule.raise_not_allowed": "seuls suivre ou passer sont possibles",

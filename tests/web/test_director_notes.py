@@ -124,3 +124,38 @@ def test_the_hosts_notes_cannot_be_imitated_by_a_players_chat(
     finally:
         creator.close()
         bob.close()
+
+
+def test_a_stored_nickname_that_is_reserved_is_asked_again(
+    web_server: WebServer, open_client: OpenClient
+) -> None:
+    """A browser that kept "Host" as its nickname (typed before names were reserved): the
+    page says why, forgets it, asks for another and sits under it (no page stuck saying
+    hello again and again)."""
+    ws_url = f"ws://127.0.0.1:{web_server.port}/ws"
+    creator = Wire(ws_url)
+    try:
+        creator.send(t="hello", version=1, nickname="Creator")
+        creator.send(t="create", id=1, name="Names")
+        created = creator.first("table_created")
+        for size, viewport in (("phone", (390, 844)), ("laptop", (1366, 768))):
+            client = open_client(f"kept-{size}", viewport=viewport)
+            page = client.page
+            page.add_init_script("localStorage.setItem('brasseur.nick', 'Host')")
+            page.goto(f"{web_server.base}/?table={created['table']}&invite={created['invite']}")
+            page.wait_for_selector("#error >> text=the director's or the host's")
+            form = page.wait_for_selector("#nick-form", state="visible")
+            assert form is not None
+            assert page.evaluate("localStorage.getItem('brasseur.nick')") is None
+            page.fill("#nick", f"Ana {size}")
+            page.click("#nick-ok")
+            page.wait_for_selector("#nick-form", state="hidden")
+            seat = 1 if size == "phone" else 2
+            page.click(f".seat[data-seat='{seat}'] button.sit")
+            page.wait_for_selector(f".seat.you[data-seat='{seat}']")
+            assert f"Ana {size}" in page.inner_text(f".seat[data-seat='{seat}']")
+            box = page.locator(f".seat[data-seat='{seat}']").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport[0]
+            client.shot(f"reserved-nickname-{size}", full_page=False)
+    finally:
+        creator.close()
