@@ -523,7 +523,9 @@ class Gateway:
         if command is None:
             return
         actor.submit(command, conn)
-        if isinstance(message, m.LeaveTable):
+        if isinstance(message, m.LeaveTable) and actor.halted_since is None:
+            # (a halted table refuses the leave, table_halted: he is still there, and may
+            # ask again without joining again)
             conn.tables.discard(table)
 
     def _admitted(
