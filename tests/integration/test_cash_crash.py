@@ -28,7 +28,10 @@ async def on_table(server: Server) -> int:
     await watcher.send(m.JoinTable(table=CASH))
     snapshot = await watcher.wait_type(m.Snapshot, 5)
     await watcher.close()
-    return sum(int(s["stack"]) for s in snapshot.state["seats"])
+    # in a hand, a dealt-in seat's chips are its stack at the start of the hand (its bets and
+    # its share of the pots are still on the table); a seat not dealt in, its stack
+    started = {int(k): int(v) for k, v in (snapshot.state.get("start_stacks") or {}).items()}
+    return sum(started.get(int(s["seat"]), int(s["stack"])) for s in snapshot.state["seats"])
 
 
 async def answer(client: WsClient, message: m.Message, timeout: float = 2.0) -> m.Message:

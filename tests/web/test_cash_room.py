@@ -76,7 +76,7 @@ def test_a_player_changes_table_in_a_room_and_his_page_follows(
     host = open_client("host", viewport=(1366, 768))
     page = host.page
     link1, table1, invite1 = create_cash_table(
-        page, web_server.base, nick="Host", name="Jeudi cash", seats=6
+        page, web_server.base, nick="Hôtesse", name="Jeudi cash", seats=6
     )
     page.click("#open-table")
     page.wait_for_selector("#room-host", state="visible")
