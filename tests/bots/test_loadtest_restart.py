@@ -1,0 +1,108 @@
+"""Issue 27, item 4: every server process is killed, one restarts 11 s later; the SDK's bots
+retry for ``RECONNECT_SECONDS`` (120 s), so none may give up (``connection_lost``) and the
+tournament plays to its end on the process that came back.
+
+Two ``python -m server`` processes share a real Redis; the load tester's bots are spread
+over both. Once hands are played on both, both are killed (SIGKILL); 11 s later the first is
+started again on the same port and data: it takes the tournament up from Redis (the director,
+every table), and every bot comes back to its seat there."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from bench.live_cluster import Cluster, audit_chips, check_results
+from bench.tournament_live import STACK, Settings, config_text
+from bots.launch import ROOT
+
+PLAYERS = 24
+TID = "rs"
+DOWN_SECONDS = 11.0
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, redis_url: str, redis_prefix: str) -> Iterator[Cluster]:
+    env = {"BRASSEUR_ALLOW_VOLATILE_REDIS": "1"}
+    cluster = Cluster(tmp_path, redis_url, redis_prefix, 2, clock_speed=30, env=env)
+    settings = Settings(players=PLAYERS, processes=2, table_size=6, level_minutes=2)
+    cluster.create(TID, config_text(settings))
+    try:
+        yield cluster.start()
+    finally:
+        cluster.stop()
+        client = redis.Redis.from_url(redis_url)
+        keys = list(client.scan_iter(match=f"{redis_prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+def until(predicate: object, timeout: float, what: str) -> None:
+    assert callable(predicate)
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def test_every_process_killed_and_one_back_11_s_later_no_bot_gives_up(
+    cluster: Cluster, redis_url: str, tmp_path: Path
+) -> None:
+    client = redis.Redis.from_url(redis_url)
+    report_path = tmp_path / "report.json"
+    command = [sys.executable, "-m", "bots.loadtest", "--tournament", TID]
+    for url in cluster.urls:
+        command += ["--url", url]
+    command += ["--players", str(PLAYERS), "--duration", "120", "--stall-seconds", "45"]
+    command += ["--report", str(report_path), "--quiet"]
+    with (tmp_path / "loadtest.log").open("wb") as log:
+        loader = subprocess.Popen(command, cwd=ROOT, stderr=log)
+    try:
+
+        def busy() -> bool:
+            return all(cluster.metric("brasseur_hands_total", [s]) >= 3 for s in cluster.servers)
+
+        until(busy, 60, "hands on every process")
+        for server in cluster.servers:
+            server.kill()
+        time.sleep(DOWN_SECONDS)
+        back = cluster.servers[0]
+        back.start(60)
+        try:
+            status = loader.wait(timeout=150)
+        except subprocess.TimeoutExpired:
+            state = cluster.get(f"/api/tournaments/{TID}")[1].decode()[:3000]
+            pytest.fail(f"the tournament did not finish: {state}")
+        assert report_path.exists(), (tmp_path / "loadtest.log").read_text()[-3000:]
+        report = json.loads(report_path.read_text())
+        until(
+            lambda: cluster.get(f"/api/tournaments/{TID}/results.json")[0] == 200,
+            20,
+            "the results",
+        )
+        rows = json.loads(cluster.get(f"/api/tournaments/{TID}/results.json")[1])["results"]
+        audit = audit_chips(client, cluster.tournament_prefix(TID))
+    finally:
+        if loader.poll() is None:
+            loader.kill()
+            loader.wait(10)
+        client.close()
+    t = report["tournament"]
+    print("restart report:", report["reconnects"], report["errors"], t)
+    # the bots of both processes came back (every one was cut off by the kill)
+    assert report["reconnects"] >= PLAYERS // 2, report["reconnects"]
+    assert t["lost"] == 0, (t["lost_names"], report["errors"])
+    assert "connection_lost" not in report["errors"], report["errors"]
+    assert t["entrants"] == PLAYERS and t["finished"], t
+    assert status == 0
+    assert check_results(rows, PLAYERS) == []
+    assert audit.unbalanced == []
+    assert audit.winner_chips == PLAYERS * STACK
