@@ -519,7 +519,9 @@ class Gateway:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
         if isinstance(message, m.JoinWaitingList):
             conn.identity()  # the list holds a person, who sits with this connection later
-        command = self._admitted(conn, actor, tc.from_message(actor.conn(conn), message))
+        command: tc.Command | None = tc.from_message(actor.conn(conn), message)
+        if isinstance(command, tc.AddChips):  # a purchase: the league service's first
+            command = self._admitted(conn, actor, command)
         if command is None:
             return
         actor.submit(command, conn)

@@ -28,10 +28,10 @@ START = 6000
 CASH: dict[str, Any] = {"min_buyin": 500, "max_buyin": 5000, "hours": "always"}
 
 
-def config(table: str) -> TableConfig:
+def config(table: str, profile: str = "fpc") -> TableConfig:
     extra = {"league": "L", "season": "S", "capital": START, "created_by": "127.0.0.1"}
     return TableConfig(
-        table_id=table, profile="fpc", sb=25, bb=50, max_seats=6, cash=CASH, extra=extra
+        table_id=table, profile=profile, sb=25, bb=50, max_seats=6, cash=CASH, extra=extra
     )
 
 
@@ -50,8 +50,8 @@ class Process:
         self.capital = SeasonCapital(self.leagues, CapitalStore(data / "capital.sqlite"))
         self.signer = Signer.generate()
 
-    def table(self, name: str) -> TableActor:
-        cfg = config(name)
+    def table(self, name: str, profile: str = "fpc") -> TableActor:
+        cfg = config(name, profile)
         if name not in {n for n, _ in self.store.tables()}:
             self.store.save_table(name, cfg.to_dict())
         actor = TableActor(cfg, FakeClock(), CsprngDealer(self.signer), store=self.store)
@@ -127,4 +127,28 @@ async def test_a_cash_out_gives_the_capital_back(tmp_path: Path) -> None:
     assert one.free("ana") == START
     rows = one.capital.standings("S", START)
     assert [(r["member"], r["capital"]) for r in rows] == [("ana", START)]
+    await t1.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_top_up_is_reserved_like_a_buy_in(tmp_path: Path) -> None:
+    """casino cash: a top-up between hands, within the maximum; at a season's table it
+    draws on the capital as a buy-in does (reserved, then spent once written)."""
+    one = Process(tmp_path / "p")
+    t1 = one.table("t1", profile="casino")
+    ana = RecordingClient(pid="m.ana")
+    t1.post(one.capital.admit(t1, buy(t1, ana, 1, 1000)), ana)
+    await settle()
+    assert one.free("ana") == 5000
+    top_up = one.capital.admit(t1, tc.AddChips(conn=t1.conn(ana), amount=2000))
+    assert isinstance(top_up, tc.AddChips) and top_up.hold
+    t1.post(top_up, ana)
+    await settle()
+    ledger = t1.ledger()
+    assert ledger is not None and ledger.moves("m.ana") == (3000, 0)
+    assert ledger.recorded(top_up.hold)
+    assert one.free("ana") == 3000 and one.capital.book.accounts("S")[0].holds == ()
+    with pytest.raises(ProtocolError) as refused:
+        one.capital.admit(t1, tc.AddChips(conn=t1.conn(ana), amount=3001))
+    assert refused.value.code == "cash.capital"
     await t1.stop()
