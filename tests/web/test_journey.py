@@ -267,7 +267,7 @@ def test_a_late_entry_busts_rebuys_then_re_enters(
     wait_until(lambda: page.get_attribute("#t-you", "data-out") == "false", "back in")
 
     # busted again: no rebuy left (max 1), a re-entry
-    play_until(cleo, lambda: visible(cleo, "#t-reenter"), "Cleo's second bust", 90)
+    play_until(cleo, lambda: visible(cleo, "#t-reenter"), "Cleo's second bust", 150)
     time.sleep(0.3)  # a state more: still out, no rebuy offered
     assert not visible(cleo, "#t-rebuy")
     out_of_play(cleo)
