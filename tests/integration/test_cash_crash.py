@@ -217,3 +217,55 @@ async def test_a_hand_cut_by_a_crash_is_dealt_again_to_its_own_players(launch: L
     await until(lambda: len([x for x in back[1].of(m.HandEnd) if not x.cancelled]) >= 3, 30)
     entries, _ = ledger(server)
     assert imbalance(entries, await on_table(server)) == 0
+
+
+async def friend(server: Server, seat: int) -> WsClient:
+    client = await WsClient.connect(server.port, f"f{seat}")
+    welcome = await client.hello(server.invite, nickname=f"f{seat}")
+    assert isinstance(welcome, m.Welcome), welcome
+    await client.send(m.TakeSeat(table="friends", seat=seat, token=server.invite))
+    seated = await client.wait_for(lambda x: isinstance(x, (m.Seated, m.Error)), 5.0)
+    assert isinstance(seated, m.Seated), seated
+    return client
+
+
+@pytest.mark.asyncio
+async def test_a_friends_hand_cut_by_a_crash_after_players_sat_again_deals_on(
+    launch: Launch,
+) -> None:
+    """Issue 27, scenario 2 at a friends table (cdc): during hand 1 a player sits out and
+    comes back, and a newcomer sits; kill -9; restart: the cut hand is cancelled with every
+    bet returned (cdc 5.4) or dealt again to its own players, never a mix the engine
+    refuses (« big_blind must be an occupied seat »), and the table deals on: hands played
+    to their end, every chip still there."""
+    server = launch(**SLOW)
+    clients = {s: await friend(server, s) for s in (1, 2, 3)}
+    await clients[1].wait_type(m.HoleCards, 10, hand=1)
+    # (in a hand, a sit-out and the sit-in that follows are answered at once: a notice)
+    for message in (m.SitOut(table="friends", id=1), m.SitIn(table="friends", id=2)):
+        mark = len(clients[3].messages)
+        await clients[3].send(message)
+        await clients[3].wait_for(
+            lambda x: isinstance(x, m.Notice | m.SeatEvent | m.Error), 5, mark
+        )
+    clients[4] = await friend(server, 4)
+    server.kill()
+    server.start()
+    back: dict[int, WsClient] = {}
+    for seat, old in clients.items():
+        assert old.seat_token is not None
+        client = await WsClient.connect(server.port, f"f{seat}-back")
+        await client.hello(old.seat_token)
+        assert isinstance(await client.wait_type(m.Seated, 5), m.Seated)
+        await client.send(m.JoinTable(table="friends"))
+        Player(client, always("call"), seed=seat, table="friends")
+        back[seat] = client
+    await until(lambda: len([x for x in back[1].of(m.HandEnd) if not x.cancelled]) >= 2, 40)
+    assert server.healthy()
+    watcher = await WsClient.connect(server.port, "w")
+    await watcher.hello(server.invite, nickname="w")
+    await watcher.send(m.JoinTable(table="friends"))
+    snapshot = await watcher.wait_type(m.Snapshot, 5)
+    started = {int(k): int(v) for k, v in (snapshot.state.get("start_stacks") or {}).items()}
+    chips = sum(started.get(int(s["seat"]), int(s["stack"])) for s in snapshot.state["seats"])
+    assert chips == 4 * 10_000  # the friends table's starting stack, nothing created or lost
