@@ -116,7 +116,7 @@ function scoresNode(doc, row) {
   const names = Object.fromEntries((doc.events || []).map((e) => [e.id, e.name]));
   const cell = el("td", "lg-scores");
   for (const s of row.scores || []) {
-    const text = `${colon(names[s.event_id] || s.date)} ${words().place(s.place)} · ${fmt(s.total)}`;
+    const text = `${colon(names[s.event_id] || s.date)} ${words().ordinal(s.place)} · ${fmt(s.total)}`;
     const span = el("span", s.counted ? "lg-score" : "lg-score dropped", s.counted ? text : `(${text})`);
     span.dataset.event = s.event_id;
     if (!s.counted) span.title = t("lgNotCounted");

@@ -130,7 +130,7 @@ export const LEAGUE_EN = {
     ligue_daily: "Ligue: daily tournament",
     ligue_sit_and_go: "Ligue: sit&go (5 to 10 players)",
   },
-  place: (n) => (n % 10 === 1 && n % 100 !== 11 ? `${n}st` : n % 10 === 2 && n % 100 !== 12 ? `${n}nd` : n % 10 === 3 && n % 100 !== 13 ? `${n}rd` : `${n}th`),
+  ordinal: (n) => (n % 10 === 1 && n % 100 !== 11 ? `${n}st` : n % 10 === 2 && n % 100 !== 12 ? `${n}nd` : n % 10 === 3 && n % 100 !== 13 ? `${n}rd` : `${n}th`),
   // the casino option (option.js)
   optionPost: "Post the option (two big blinds) when first after the big blind",
   enterOption: "Come in with the option",
@@ -279,7 +279,7 @@ export const LEAGUE_FR = {
     ligue_daily: "Ligue : tournoi journalier",
     ligue_sit_and_go: "Ligue : sit&go (5 à 10 joueurs)",
   },
-  place: (n) => (n === 1 ? "1er" : `${n}e`),
+  ordinal: (n) => (n === 1 ? "1er" : `${n}e`),
   optionPost: "Mettre l'option (deux grosses blindes) quand je suis le premier après la grosse blinde",
   enterOption: "Entrer directement en option",
   leagueErrors: {

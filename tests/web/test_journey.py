@@ -338,6 +338,16 @@ def test_the_draw_says_seated_and_a_busted_player_sees_his_place(
     wait_until(lambda: page.locator("#t-results tbody tr").count() == 3, "the results", 60)
     assert page.inner_text("#t-you") == "You finished 3rd of 3."
     assert page.locator("#t-results tbody tr").count() == 3
+    # the header says its words (issue 29: the league's ordinal function showed as its code,
+    # "(n) => ...", and squashed the Player column to "Pl ay er")
+    heads = [h.strip() for h in page.locator("#t-results thead th").all_inner_texts()]
+    assert heads == ["Place", "Player", "Prize", "Points"], heads
+    text = page.inner_text("#t-results-panel")
+    assert "=>" not in text and "${" not in text
+    player = page.locator("#t-results thead th").nth(1).bounding_box()
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert player is not None and player["width"] >= 40 and player["x"] + player["width"] <= width
+    assert page.locator("#t-results thead th").nth(1).evaluate("th => th.scrollHeight") < 40
     out_of_play(fay)
     assert still_same_page(fay)
     fay.shot("j07-out-place-given", full_page=False)
