@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from .capital_account import Hold, Stint, available, refusal
+from .transaction import transaction
 
 __all__ = ["Account", "CapitalBook", "CapitalRefused", "CapitalStore", "CapitalStoreError"]
 
@@ -101,23 +102,9 @@ class CapitalStore:
     def close(self) -> None:
         self._db.close()
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise CapitalStoreError(f"capital: {exc}") from None
-        try:
-            yield self._db
-            self._db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
-            raise CapitalStoreError(f"capital: {exc}") from None
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
-            raise
+    def _write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """One transaction: everything in it is written, or nothing (and it raises)."""
+        return transaction(self._db, CapitalStoreError, "capital")
 
     def _account(self, db: sqlite3.Connection, season: str, member: str) -> Account:
         stints = {

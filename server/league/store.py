@@ -18,7 +18,7 @@ import contextlib
 import datetime
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from .book import LeagueBook, LeagueStoreError, StateChange
 from .model import EventStatus, League, LeagueEvent, Role, Season, league_of
 from .results import Entry, EventKind, EventResult
 from .satellite import Ticket
+from .transaction import transaction
 
 __all__ = ["LeagueBook", "LeagueStore", "LeagueStoreError"]
 
@@ -231,24 +232,9 @@ class LeagueStore:
     def close(self) -> None:
         self._db.close()
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """One transaction: everything in it is written, or nothing (and it raises)."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise LeagueStoreError(f"leagues: {exc}") from None
-        try:
-            yield self._db
-            self._db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
-            raise LeagueStoreError(f"leagues: {exc}") from None
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
-            raise
+        return transaction(self._db, LeagueStoreError, "leagues")
 
     # ------------------------------------------------------------------ leagues and roles
 

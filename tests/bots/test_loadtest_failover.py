@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,8 +20,10 @@ import pytest
 import redis
 
 from bench.live_cluster import Cluster, audit_chips, check_results
-from bench.tournament_live import STACK, Settings, config_text
+from bench.tournament_live import STACK
 from bots.launch import ROOT
+
+from .cluster import tournament_cluster, until
 
 PLAYERS = 60
 TID = "fo"
@@ -30,28 +31,8 @@ TID = "fo"
 
 @pytest.fixture
 def cluster(tmp_path: Path, redis_url: str, redis_prefix: str) -> Iterator[Cluster]:
-    # the session's Redis keeps no files: the servers are told it is fine for a test
-    env = {"BRASSEUR_ALLOW_VOLATILE_REDIS": "1"}
-    cluster = Cluster(tmp_path, redis_url, redis_prefix, 3, clock_speed=30, env=env)
-    settings = Settings(players=PLAYERS, processes=3, table_size=6, level_minutes=2)
-    cluster.create(TID, config_text(settings))
-    try:
-        yield cluster.start()
-    finally:
-        cluster.stop()
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(match=f"{redis_prefix}:*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
-
-
-def until(predicate: object, timeout: float, what: str) -> None:
-    assert callable(predicate)
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
+    with tournament_cluster(tmp_path, redis_url, redis_prefix, TID, 3, PLAYERS) as running:
+        yield running
 
 
 def test_a_killed_process_every_bot_comes_back(

@@ -20,8 +20,10 @@ import pytest
 import redis
 
 from bench.live_cluster import Cluster, audit_chips, check_results
-from bench.tournament_live import STACK, Settings, config_text
+from bench.tournament_live import STACK
 from bots.launch import ROOT
+
+from .cluster import tournament_cluster, until
 
 PLAYERS = 24
 TID = "rs"
@@ -30,27 +32,8 @@ DOWN_SECONDS = 11.0
 
 @pytest.fixture
 def cluster(tmp_path: Path, redis_url: str, redis_prefix: str) -> Iterator[Cluster]:
-    env = {"BRASSEUR_ALLOW_VOLATILE_REDIS": "1"}
-    cluster = Cluster(tmp_path, redis_url, redis_prefix, 2, clock_speed=30, env=env)
-    settings = Settings(players=PLAYERS, processes=2, table_size=6, level_minutes=2)
-    cluster.create(TID, config_text(settings))
-    try:
-        yield cluster.start()
-    finally:
-        cluster.stop()
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(match=f"{redis_prefix}:*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
-
-
-def until(predicate: object, timeout: float, what: str) -> None:
-    assert callable(predicate)
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
+    with tournament_cluster(tmp_path, redis_url, redis_prefix, TID, 2, PLAYERS) as running:
+        yield running
 
 
 def test_every_process_killed_and_one_back_11_s_later_no_bot_gives_up(
