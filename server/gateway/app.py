@@ -230,7 +230,7 @@ class Gateway:
         self.public_tables.add(actor.table)
         self.tables[actor.table] = actor
 
-    def _records(self, table: str) -> Any:
+    def records_of(self, table: str) -> Any:
         """Where the hand records of ``table`` are: Redis for a Redis tournament's table."""
         live = self.tournaments.get(table.rsplit("-", 1)[0])
         shared = getattr(live.coordinator, "store", None) if live is not None else None
@@ -294,7 +294,7 @@ class Gateway:
         self.metrics.counters["tables_dropped"] += 1
         log.info("table %s: idle, closed and dropped (hand records kept)", table)
 
-    def _tournament(self, tid: str) -> LiveTournament:
+    def live_tournament(self, tid: str) -> LiveTournament:
         live = self.attach_tournament(tid)
         if live is None:
             raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no tournament {tid!r}")
@@ -486,7 +486,7 @@ class Gateway:
         self.metrics.counters[f"error:{code}"] += 1
         conn.deliver(encode(m.Error(code=str(code), message=message[:500], ref=ref)))
 
-    def _table(self, name: str) -> TableActor:
+    def table_actor(self, name: str) -> TableActor:
         actor = self.tables.get(name)
         if actor is None:
             raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no table {name!r}")
@@ -549,16 +549,16 @@ class Gateway:
             conn.deliver(encode(error))
             return None
 
-    def _join(self, conn: Connection, message: m.JoinTable) -> None:
-        actor = self._table(message.table)
+    def join_table(self, conn: Connection, message: m.JoinTable) -> None:
+        actor = self.table_actor(message.table)
         public = "tournament" in actor.config.extra  # tournament tables: anyone may watch
         if message.table not in conn.invites and not public:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "you need this table's invite link")
         conn.tables.add(message.table)
         actor.post(tc.Watch(conn=actor.conn(conn), last_seq=message.last_seq), conn)
 
-    def _sit(self, conn: Connection, message: m.TakeSeat) -> None:
-        actor = self._table(message.table)
+    def take_seat(self, conn: Connection, message: m.TakeSeat) -> None:
+        actor = self.table_actor(message.table)
         claims = self.auth.verify(message.token, "invite")
         if claims.get("t") != message.table:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this invite is for another table")
@@ -572,7 +572,7 @@ class Gateway:
         if command is not None:
             actor.post(command, conn)
 
-    def _create(self, conn: Connection, message: m.CreateTable) -> None:
+    def create_on_request(self, conn: Connection, message: m.CreateTable) -> None:
         if len(self.tables) >= self.max_tables:
             raise ProtocolError(ErrorCode.TABLE_LIMIT, "this server runs as many tables as it can")
         cap = self.limits.tables_per_connection
@@ -642,7 +642,7 @@ class Gateway:
         )
         if rejoin is not None:
             table, seat = relocate(self, conn, *rejoin)  # a cash room may have moved him
-            actor = self._table(table)
+            actor = self.table_actor(table)
             assert conn.pid is not None and conn.nickname is not None
             # the seat token rotates once the table confirms the seat is still his (grant):
             # the one just used is then spent (replay protection); the client then sends

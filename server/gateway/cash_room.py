@@ -97,7 +97,7 @@ def room_for_new_table(g: Gateway, message: m.CreateTable) -> str | None:
     if not message.room:
         return None
     claims = g.auth.verify(message.room, "host")
-    room = room_of(g._table(str(claims.get("t"))))
+    room = room_of(g.table_actor(str(claims.get("t"))))
     if room is None or message.game != "cash":
         raise ProtocolError(Refusal.ROOM.value, "a room holds cash tables only")
     return room
@@ -110,7 +110,7 @@ def _rules(actor: TableActor) -> CashRules:
 
 
 def _target(g: Gateway, source: TableActor, name: str) -> TableActor:
-    target = g._table(name)
+    target = g.table_actor(name)
     room = room_of(source)
     if room is None or target is source or room_of(target) != room:
         raise ProtocolError(Refusal.ROOM.value, "not another cash table of this room")
@@ -133,7 +133,7 @@ def _movable(actor: TableActor) -> list[SeatState]:
 
 def change_table(g: Gateway, conn: Connection, msg: m.ChangeTable) -> None:
     """A seated player asks to change table (see the module docstring)."""
-    source = g._table(msg.table)
+    source = g.table_actor(msg.table)
     target = _target(g, source, msg.to)
     state = next((s for s in source.seats.values() if s.player == conn.pid), None)
     if state is None:
@@ -150,7 +150,7 @@ def change_table(g: Gateway, conn: Connection, msg: m.ChangeTable) -> None:
 
 def host_or_room(g: Gateway, conn: Connection, msg: m.Host) -> None:
     """A host's order: a room's (move, balance, merge) here, the others at the table."""
-    source = g._table(msg.table)
+    source = g.table_actor(msg.table)
     if msg.op not in ROOM_OPS:
         host_message(source, g.auth, conn, msg)
         return

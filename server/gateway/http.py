@@ -416,7 +416,7 @@ class HttpRoutes:
         """Where the records of ``table`` are read, and whether from a worker thread: the
         SQLite store's read-only reader, or Redis (its client is thread-safe); a
         ``":memory:"`` store (tests) is read on the loop, no other connection sees it."""
-        records = self.gw._records(table)
+        records = self.gw.records_of(table)
         if records is not self.gw.store:
             return records, True
         reader = self._store_reader()

@@ -23,7 +23,7 @@ def register(g: Gateway, conn: Connection, message: m.Register) -> None:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
     if g.leagues.answers_itself(conn, message):
         return  # a league's heads-up cup, one of its games, or a night of Sit'n Gos
-    live = g._tournament(message.tournament)
+    live = g.live_tournament(message.tournament)
     # a league event: an account may be required, and a member enters under his own id
     player = g.leagues.entry_for(conn, message.tournament)
     if message.tournament in conn.registered:
@@ -45,13 +45,13 @@ def register(g: Gateway, conn: Connection, message: m.Register) -> None:
 def again(g: Gateway, conn: Connection, message: m.Rebuy | m.Reenter) -> None:
     """A ``rebuy`` or ``reenter``: at a league event, the league admits the member again
     first (server.league_service.desk.LeagueDesk.again), then the host asks the director."""
-    live = g._tournament(message.tournament)
+    live = g.live_tournament(message.tournament)
     g.leagues.again(conn, message.tournament)
     live.host.again(conn, message)
 
 
 def follow(g: Gateway, conn: Connection, message: m.FollowTournament) -> None:
-    live = g._tournament(message.tournament)
+    live = g.live_tournament(message.tournament)
     conn.tournaments.add(message.tournament)
     live.host.follow(conn, message.token)
     if message.token:  # a registered player (the token was checked): no second entry
@@ -59,7 +59,7 @@ def follow(g: Gateway, conn: Connection, message: m.FollowTournament) -> None:
 
 
 def call_director(g: Gateway, conn: Connection, message: m.CallDirector) -> None:
-    tid = g._table(message.table).config.extra.get("tournament")
+    tid = g.table_actor(message.table).config.extra.get("tournament")
     if not isinstance(tid, str) or tid not in g.tournaments:
         raise ProtocolError(ErrorCode.NOT_SEATED, "no director at a friends table")
     g.tournaments[tid].host.call_director(conn, message.table, message.hand, message.text)
@@ -71,16 +71,16 @@ def league_request(g: Gateway, conn: Connection, msg: m.Message) -> None:
 
 
 ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
-    m.CreateTable: lambda g, conn, msg: g._create(conn, msg),
+    m.CreateTable: lambda g, conn, msg: g.create_on_request(conn, msg),
     m.Register: register,
     m.FollowTournament: follow,
-    m.Direct: lambda g, conn, msg: g._tournament(msg.tournament).host.console(conn, msg),
-    m.Abandon: lambda g, conn, msg: g._tournament(msg.tournament).host.abandon(msg.token),
+    m.Direct: lambda g, conn, msg: g.live_tournament(msg.tournament).host.console(conn, msg),
+    m.Abandon: lambda g, conn, msg: g.live_tournament(msg.tournament).host.abandon(msg.token),
     m.Rebuy: again,
     m.Reenter: again,
     m.CallDirector: call_director,
-    m.JoinTable: lambda g, conn, msg: g._join(conn, msg),
-    m.TakeSeat: lambda g, conn, msg: g._sit(conn, msg),
+    m.JoinTable: lambda g, conn, msg: g.join_table(conn, msg),
+    m.TakeSeat: lambda g, conn, msg: g.take_seat(conn, msg),
     m.Host: host_or_room,
     m.ChangeTable: change_table,
     m.AccountRegister: lambda g, conn, msg: g.accounts.register(conn, msg),

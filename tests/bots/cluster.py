@@ -4,6 +4,8 @@ real Redis (the failover tests of issue 11 and issue 27)."""
 from __future__ import annotations
 
 import contextlib
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +14,7 @@ import redis
 
 from bench.live_cluster import Cluster
 from bench.tournament_live import Settings, config_text
+from bots.launch import ROOT
 
 
 @contextlib.contextmanager
@@ -42,3 +45,17 @@ def until(predicate: object, timeout: float, what: str) -> None:
     while not predicate():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.2)
+
+
+def load_tester(
+    cluster: Cluster, tid: str, players: int, duration: int, stall: int, out: Path
+) -> subprocess.Popen[bytes]:
+    """``python -m bots.loadtest --tournament`` over every process of ``cluster``, in a
+    process of its own; its report is ``out/report.json``, its log ``out/loadtest.log``."""
+    command = [sys.executable, "-m", "bots.loadtest", "--tournament", tid]
+    for url in cluster.urls:
+        command += ["--url", url]
+    command += ["--players", str(players), "--duration", str(duration)]
+    command += ["--stall-seconds", str(stall), "--report", str(out / "report.json"), "--quiet"]
+    with (out / "loadtest.log").open("wb") as log:
+        return subprocess.Popen(command, cwd=ROOT, stderr=log)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,9 +20,8 @@ import redis
 
 from bench.live_cluster import Cluster, audit_chips, check_results
 from bench.tournament_live import STACK
-from bots.launch import ROOT
 
-from .cluster import tournament_cluster, until
+from .cluster import load_tester, tournament_cluster, until
 
 PLAYERS = 60
 TID = "fo"
@@ -40,13 +38,7 @@ def test_a_killed_process_every_bot_comes_back(
 ) -> None:
     client = redis.Redis.from_url(redis_url)
     report_path = tmp_path / "report.json"
-    command = [sys.executable, "-m", "bots.loadtest", "--tournament", TID]
-    for url in cluster.urls:
-        command += ["--url", url]
-    command += ["--players", str(PLAYERS), "--duration", "90", "--stall-seconds", "30"]
-    command += ["--report", str(report_path), "--quiet"]
-    with (tmp_path / "loadtest.log").open("wb") as log:
-        loader = subprocess.Popen(command, cwd=ROOT, stderr=log)
+    loader = load_tester(cluster, TID, PLAYERS, 90, 30, tmp_path)
     try:
         # every process runs tables and has played hands
         def busy() -> bool:

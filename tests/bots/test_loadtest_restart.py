@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,9 +20,8 @@ import redis
 
 from bench.live_cluster import Cluster, audit_chips, check_results
 from bench.tournament_live import STACK
-from bots.launch import ROOT
 
-from .cluster import tournament_cluster, until
+from .cluster import load_tester, tournament_cluster, until
 
 PLAYERS = 24
 TID = "rs"
@@ -41,13 +39,7 @@ def test_every_process_killed_and_one_back_11_s_later_no_bot_gives_up(
 ) -> None:
     client = redis.Redis.from_url(redis_url)
     report_path = tmp_path / "report.json"
-    command = [sys.executable, "-m", "bots.loadtest", "--tournament", TID]
-    for url in cluster.urls:
-        command += ["--url", url]
-    command += ["--players", str(PLAYERS), "--duration", "120", "--stall-seconds", "45"]
-    command += ["--report", str(report_path), "--quiet"]
-    with (tmp_path / "loadtest.log").open("wb") as log:
-        loader = subprocess.Popen(command, cwd=ROOT, stderr=log)
+    loader = load_tester(cluster, TID, PLAYERS, 120, 45, tmp_path)
     try:
 
         def busy() -> bool:

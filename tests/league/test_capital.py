@@ -157,3 +157,34 @@ def test_settle_spends_what_the_ledger_wrote_and_releases_what_the_table_refused
     done = settle(holds, recorded=lambda h: h == "a", waiting=lambda h: h == "c")
     assert done.spent == ("a",) and done.released == ("b",)
     assert refusal(5, 5) is None and refusal(6, 5) == "your capital allows 5"
+
+
+def test_a_redis_restart_keeps_the_accounts_and_an_outage_grants_nothing() -> None:
+    """A Redis killed (-9) comes back with its AOF: the holds and totals are there. While it
+    is down, a reservation raises the store's error (the purchase is refused, ``internal``)
+    and writes nothing; once it is back the same reservation sees the true capital."""
+    from server.league.capital_store import CapitalStoreError
+    from tests.redis_server import RedisServer
+
+    with RedisServer(appendfsync="always") as server:
+        book = RedisCapital(redis.Redis.from_url(server.url, socket_timeout=1), "dep")
+        book.settle("s", "t1", {"ana": Stint(5000, 0, 5000)}, {})
+        book.reserve("s", "ana", 6000, Hold("h1", "t2", 500))
+        server.restart()
+        again = RedisCapital(redis.Redis.from_url(server.url, socket_timeout=1), "dep")
+        [account] = again.accounts("s")
+        assert account.stints == {"t1": Stint(5000, 0, 5000)}
+        assert [h.id for h in account.holds] == ["h1"]
+        server.kill()
+        for call in (
+            lambda: again.reserve("s", "ana", 6000, Hold("h2", "t2", 500)),
+            lambda: again.settle("s", "t1", {"ana": Stint(5000, 9000, 0)}, {"ana": ["h1"]}),
+            lambda: again.drop_holds("t2"),
+            lambda: again.accounts("s"),
+        ):
+            with pytest.raises(CapitalStoreError):
+                call()
+        server.start()
+        with pytest.raises(CapitalRefused) as refused:
+            again.reserve("s", "ana", 6000, Hold("h2", "t2", 501))
+        assert refused.value.free == 500  # 6,000 - 5,000 brought - 500 held: nothing moved
