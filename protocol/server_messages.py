@@ -268,6 +268,8 @@ class ClockEvent(Message):
     kind: str = _f(16)
     remaining_ms: int = _f(BIG)
     countdown_ms: int = _f(BIG, 0)
+    by: int | None = _f(10, None)
+    """``time``: the seat that called the Time."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -103,6 +103,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--starting-stack", type=int, default=10_000)
     parser.add_argument("--time-bank-seconds", type=float, default=60.0)
     parser.add_argument(
+        "--time-call-after",
+        type=float,
+        default=60.0,
+        help="seconds a player must have thought before the Time may be called (cdc 3.5)",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=int(os.environ.get("BRASSEUR_MAX_TABLES", "2000")),
@@ -305,6 +311,7 @@ async def amain(args: argparse.Namespace) -> None:
         "next_hand_seconds": args.next_hand_seconds,
         "showdown_seconds": args.showdown_seconds,
         "time_bank_seconds": args.time_bank_seconds,
+        "time_call_after": args.time_call_after,
     }
     clock: Clock = RealClock() if args.clock_speed == 1.0 else AcceleratedClock(args.clock_speed)
     link = None

@@ -307,6 +307,8 @@ class ClockEvent(TableEvent):
     remaining_ms: int
     countdown_ms: int | None = None
     """The Time's countdown (cdc 3.5); None: left out (the action clock, the bank)."""
+    by: int | None = None
+    """The seat that called the Time (kind ``time``); None: left out."""
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -317,6 +319,8 @@ class ClockEvent(TableEvent):
         }
         if self.countdown_ms is not None:
             data["countdown_ms"] = self.countdown_ms
+        if self.by is not None:
+            data["by"] = self.by
         return data
 
 

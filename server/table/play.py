@@ -287,6 +287,7 @@ class Play(Turns):
             self.timers.action_started = now
             self.timers.bank = False
             self.timers.time_called = False
+            self.timers.time_caller = -1
             remaining_ms = int(self.config.action_seconds * 1000)
             clock = ClockEvent(
                 hand=self.hand_no, seat=seat, clock=ClockKind.ACTION, remaining_ms=remaining_ms
@@ -341,6 +342,7 @@ class Play(Turns):
                 f"({self.profile.cite('dead_hand')}; cdc 3.5)",
             )
         self.timers.time_called = True
+        self.timers.time_caller = state.seat
         # cdc 3.5, tda 27: the player then has the Time's duration *at most*: calling the
         # Time never gives a tanking player more time than he had left
         deadline = now + float(self.profile.time_seconds)
@@ -353,6 +355,7 @@ class Play(Turns):
             clock=ClockKind.TIME,
             remaining_ms=int((deadline - now) * 1000),
             countdown_ms=self.profile.time_countdown * 1000,
+            by=state.seat,  # who called it on whom: said to the whole table
         )
         self.out.emit([clock])
 

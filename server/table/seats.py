@@ -72,6 +72,8 @@ class Timers:
     """Seat whose decision the action clock times (-1: none)."""
     bank: bool = False
     time_called: bool = False
+    time_caller: int = -1
+    """Seat that called the Time on this decision (-1: nobody), told to all (cdc 3.5)."""
     cut: float | None = None
     showdown: float | None = None
     next_hand: float | None = None

@@ -85,6 +85,8 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
         state["board"] = [card_name(c) for c in hand.board]
         state["bets"] = {p: hand.committed[i] for i, p in enumerate(hand.names)}
         state["folded"] = [int(p) for i, p in enumerate(hand.names) if hand.folded[i]]
+        # absent at the deal (cdc 4.1): a dead hand, in ``folded`` too, never dealt cards
+        state["dead"] = [int(p) for i, p in enumerate(hand.names) if hand.dead[i]]
         state["pots"] = pots_view(hand)
         mine = hand.index.get(str(seat)) if seat is not None else None
         if mine is not None and not hand.dead[mine]:
@@ -103,6 +105,11 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
             # from time_call_after (cdc 3.5, tda 27; server.table.play.call_time)
             thinking = max(0.0, actor.now - actor.timers.action_started)
             state["thinking_ms"] = int(thinking * 1000)
+            if actor.timers.time_called:  # the Time called on him, and by whom (cdc 3.5)
+                state["time_called"] = {
+                    "by": actor.timers.time_caller,
+                    "countdown_ms": actor.profile.time_countdown * 1000,
+                }
         menu = hand.menu()
         if menu is not None:
             state["to_act"] = int(menu.player)

@@ -304,6 +304,7 @@ def test_the_time_is_a_typed_clock_event_stored_as_before() -> None:
         "kind": "time",
         "remaining_ms": 70_000,
         "countdown_ms": 10_000,
+        "by": thinker % 3 + 1,  # who called it: the table is told (issue 29)
     }
 
 
