@@ -38,10 +38,22 @@ Heads-up, both rules (cdc 4.4, tda 33, fpc 5-14, 5-15): the big blind still adva
 other player takes the button and posts the small blind, so nobody pays the big blind twice
 in a row.
 
-Newcomers (cdc 2.3, tda 7, casino): a player dealt in for the first time at this table waits
-while their seat is strictly between the button and the big blind — except at the small blind
-slot when a small blind is posted there, which is the last big blind's seat (cdc 2.3: he may
-then play and post the SB).
+Newcomers, by the profile's ``newcomer`` rule (:class:`Newcomer`, :func:`newcomer_waits`):
+
+- ``BLINDS_ADVANCE`` (cdc 2.3, tda 7, fpc 17-2, casino): a player dealt in for the first time
+  at this table waits while their seat is strictly between the button and the big blind —
+  except at the small blind slot when a small blind is posted there, which is the last big
+  blind's seat (cdc 2.3: he may then play and post the SB), and on the button (cdc 2.3: « un
+  joueur arrivant a une place précédemment occupée par le joueur de petite blinde [...] peut
+  jouer immédiatement au bouton »).
+- ``BUTTON_PASSES`` (ligue art. 3): he waits from the button up to the big blind: « il ne
+  peut pas prendre la position de Brasseur. Il doit attendre le prochain jeu. Si la seule
+  position disponible est le Small Blind, le joueur attendra au prochain tour », « La seule
+  position où un joueur devra attendre la main suivante est la position SB ». The button and
+  the blinds are then those of the hand without him (art. 2): a dead button on his seat, or
+  no small blind (art. 2.1 « il y aura absence de SB pour cette donne »). At the big blind he
+  plays (« il devra assumer sa position BB »). A tournament arrival the director holds
+  (``waits_for_button``: tda 10-A, a moved player never the small blind) waits the same way.
 """
 
 from __future__ import annotations
@@ -53,8 +65,10 @@ from typing import Any
 
 __all__ = [
     "MissingBlind",
+    "Newcomer",
     "Positions",
     "first_positions",
+    "newcomer_waits",
     "next_positions",
     "positions_from_list",
     "positions_to_list",
@@ -70,6 +84,18 @@ class MissingBlind(StrEnum):
     seats (cdc 4.3, tda 31)."""
     SAME_DEALER = "same_dealer"
     """The button stays, no small blind, the big blind advances (fpc 17-3, 17-4)."""
+
+
+class Newcomer(StrEnum):
+    """Where a player new to the table (late, moved) waits instead of being dealt in."""
+
+    BLINDS_ADVANCE = "blinds_advance"
+    """He plays at once wherever the big blind still advances and nobody loses the button:
+    he waits only strictly between the button and the big blind, except at a small blind
+    slot where the small blind is posted (cdc 2.3, tda 7, fpc 17-2)."""
+    BUTTON_PASSES = "button_passes"
+    """He never takes the button nor the small blind: he waits from the button up to the big
+    blind (ligue art. 3)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,3 +209,13 @@ def waits_as_newcomer(seat: int, positions: Positions, max_seats: int) -> bool:
             break
         between.append(s)
     return seat in between
+
+
+def newcomer_waits(rule: Newcomer, seat: int, positions: Positions, max_seats: int) -> bool:
+    """True if a newcomer at ``seat`` is not dealt in at a hand with these ``positions``
+    under ``rule`` (see :class:`Newcomer`); the positions are those of the hand without him."""
+    if rule is Newcomer.BUTTON_PASSES:
+        # ligue art. 3: from the button (included) to the big blind (excluded)
+        offset = (seat - positions.button) % max_seats
+        return offset < (positions.big_blind - positions.button) % max_seats
+    return waits_as_newcomer(seat, positions, max_seats)

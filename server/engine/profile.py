@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import SetupError
-from .positions import MissingBlind
+from .positions import MissingBlind, Newcomer
 
 __all__ = [
     "PROFILE_IDS",
@@ -28,6 +28,7 @@ __all__ = [
     "MinRaise",
     "MissingBlind",
     "MultipleChips",
+    "Newcomer",
     "OpenFold",
     "OutOfTurn",
     "PlusForm",
@@ -213,6 +214,11 @@ class Profile:
     missing_blind: MissingBlind
     """The next hand when a blind's player is gone: dead button (cdc 4.3, tda 31) or the
     same dealer without small blind (fpc 17-3, 17-4); see :mod:`server.engine.positions`."""
+    newcomer: Newcomer
+    """Where a tournament arrival (late or moved) waits instead of being dealt in: only
+    strictly between the button and the big blind (cdc 2.3, tda 7, fpc 17-2), or also on the
+    button and the small blind (ligue art. 3); see
+    :func:`server.engine.positions.newcomer_waits`."""
     citations: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     rules: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -239,6 +245,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "allin_showdown": AllinShowdown,
     "time_callers": TimeCallers,
     "missing_blind": MissingBlind,
+    "newcomer": Newcomer,
 }
 
 

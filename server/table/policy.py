@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Protocol
 
 from server.engine import Hand
 from server.engine import events as ev
-from server.engine.positions import Positions, first_positions, next_positions, waits_as_newcomer
+from server.engine.positions import (
+    Newcomer,
+    Positions,
+    first_positions,
+    newcomer_waits,
+    next_positions,
+    waits_as_newcomer,
+)
 from server.table.effects import DirectorAllIn, DirectorReady, ReportHand
 from server.table.hosting import apply_next_blinds
 from server.table.phases import TablePhase, Trigger
@@ -202,20 +209,25 @@ class DirectedPolicy:
         t.open_hand(now, directive.positions, dealt_in, directive.hand_no, directive.hand_for_hand)
 
     def _dealt_in(self, t: Play, players: list[int], positions: Positions) -> list[int]:
-        """A newcomer (moved or late) waits while strictly between the button and the big
-        blind (tda 7); a ``waits`` arrival also on the button and the small blind (ligue
-        art. 3, tda 10-A)."""
+        """A newcomer (moved or late) waits where the profile's arrival rule says
+        (``Profile.newcomer``: strictly between the button and the big blind, cdc 2.3, tda 7,
+        fpc 17-2; also on the button and the small blind, ligue art. 3); an arrival the
+        director holds (``waits``: tda 10-A) waits as under ligue art. 3. The same rule
+        whoever seats him: the tournament floor or the session replay's ``sit``."""
         max_seats = t.config.max_seats
+        rule = t.profile.newcomer
         out = []
         for s in players:
             state = t.seats[s]
-            if (
-                state.waits_for_button
-                and (s - positions.button) % max_seats
-                < (positions.big_blind - positions.button) % max_seats
+            if state.waits_for_button and newcomer_waits(
+                Newcomer.BUTTON_PASSES, s, positions, max_seats
             ):
                 continue
-            if state.new and t.positions is not None and waits_as_newcomer(s, positions, max_seats):
+            if (
+                state.new
+                and t.positions is not None
+                and newcomer_waits(rule, s, positions, max_seats)
+            ):
                 continue
             out.append(s)
         return out if len(out) >= 2 else players
