@@ -1,14 +1,14 @@
-"""The button and blinds of a casino cash table: no dead button, they simply move.
+"""The button and blinds of a casino cash table: no dead button, the button simply moves.
 
-casino cash: « La règle du bouton mort ne s'applique pas en Cash Game. » The big blind
-advances to the next player dealt in after the last big blind (as in every game: nobody
-pays it twice in a row, nobody is skipped); the small blind is the player dealt in just
-before it and the button the one before him, so the button is always on a player (no dead
-button, no dead small blind): when a blind's player is gone the dealer may deal twice,
-and a player coming back between the button and the big blind does not make anyone pay
-again. Heads-up the button posts the small blind (cdc 4.4, as everywhere). The fpc cash
-section keeps its own rules (fpc 17-2 to 17-4, the profile's ``missing_blind``), so this
-is the casino's cash games only. Pure.
+casino cash: « La règle du bouton mort ne s'applique pas en Cash Game. » Before each hand the
+button moves to the next player dealt in after the last button: it never stays on an empty
+seat, nor on the same player twice in a row while another player is dealt in (the dealt-twice
+of a dead button is exactly what the book rules out). The small and the big blind are the
+first and second players dealt in after the button, so when a seat empties a player may pass
+over a blind (a moving button; shared/specs/session-format.md, "Button movement in casino
+cash"). Heads-up the button posts the small blind (cdc 4.4, as everywhere). The fpc cash
+section keeps its own rules (fpc 17-2 to 17-4, the profile's ``missing_blind``), so this is
+the casino's cash games only. Pure.
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ def moving_positions(
         raise ValueError("two players are needed")
     if last is None:
         return first_positions(first if first in seats else seats[0], seats, max_seats)
+    # casino cash: « La règle du bouton mort ne s'applique pas en Cash Game »: the button
+    # moves to the next player dealt in after the last button, the blinds follow it
     clockwise = [
-        s
-        for k in range(1, max_seats + 1)
-        if (s := (last.big_blind - 1 + k) % max_seats + 1) in seats
+        s for k in range(1, max_seats + 1) if (s := (last.button - 1 + k) % max_seats + 1) in seats
     ]
-    big_blind = clockwise[0]
+    button = clockwise[0]
     if len(seats) == 2:
-        return Positions(button=clockwise[1], sb_slot=clockwise[1], big_blind=big_blind)
-    return Positions(button=clockwise[-2], sb_slot=clockwise[-1], big_blind=big_blind)
+        return Positions(button=button, sb_slot=button, big_blind=clockwise[1])
+    return Positions(button=button, sb_slot=clockwise[1], big_blind=clockwise[2])

@@ -43,6 +43,11 @@ class PostKind(StrEnum):
     SEAT_FEE = "seat_fee"
     """A live post of one big blind by a player entering the game or coming back (casino
     cash, « droit de siège »): his bet of the preflop round, he may check if nobody raised."""
+    MISSED_BIG_BLIND = "missed_big_blind"
+    """The big blind a player owes for missed blinds, posted on his return (casino cash,
+    « miss blinds »: « sa grosse blind sera déposée devant sa case, comme un droit de siège
+    et la petite blind sera mise directement dans le pot »): live like a seat fee, but his
+    owed big blind, not a newcomer's seat fee (shared/specs/session-format.md: ``missed_bb``)."""
     OPTION = "option"
     """The option, the casino's straddle (casino cash: « L'option est autorisée en Cash
     Game »): a live blind of two big blinds posted by the first player left of the big blind

@@ -250,13 +250,16 @@ class Hand(Betting, Runs, Showdown):
             top_up = 0 if i == self.option_i else s.seat_fee - self.committed[i]
             if top_up > 0 and self.stack[i] > 0:
                 paid = self._move(i, top_up)
+                # casino cash « miss blinds »: a live post with a dead small blind is his owed
+                # big blind (« déposée devant sa case, comme un droit de siège »), not a fee
+                owed = s.dead_post > 0
                 self.events.append(
                     Posted(
                         player=self.names[i],
-                        kind=PostKind.SEAT_FEE,
+                        kind=PostKind.MISSED_BIG_BLIND if owed else PostKind.SEAT_FEE,
                         amount=paid,
                         allin=self.allin[i],
-                        rule=fee_rule,
+                        rule=dead_rule if owed else fee_rule,
                     )
                 )
             if s.dead_post > 0 and self.stack[i] > 0:

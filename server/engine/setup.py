@@ -49,7 +49,9 @@ class SeatSetup:
     montant équivalent de la grosse blind »; the big blind of a returning player's missed
     blinds, « déposée devant sa case, comme un droit de siège »). It is his bet of the
     preflop round, as a big blind is: he may check when nobody raised. A blind he posts this
-    hand counts toward it (the big blind posts only the big blind). 0: none."""
+    hand counts toward it (the big blind posts only the big blind). Posted with a
+    ``dead_post``, it is the owed big blind of missed blinds (``PostKind.MISSED_BIG_BLIND``),
+    else a seat fee (``PostKind.SEAT_FEE``). 0: none."""
     dead_post: int = 0
     """Chips posted DEAD, straight into the pot: not his bet, won by the hand's winner as any
     dead money (casino cash, « miss blinds »: « la petite blind sera mise directement dans le

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import messages as m
-from server.cash import Arrival, Move
+from server.cash import Move
 from server.engine import Hand, Phase, card_name
 from server.engine import events as ev
 from server.engine.replay import ScenarioError
@@ -136,7 +136,6 @@ class CashSessionRun(SessionRun):
         hand_no = t.hand_no
         before = {s.player: s.stack for s in t.seats.values()}
         names = {s.seat: s.player for s in t.seats.values()}
-        dues = dict(self.cash.arrivals)
         t.timers.next_hand = self.now  # the table deals now, by its own rules
         self._carry_out(t.tick(self.now))
         if t.hand_no == hand_no:
@@ -153,7 +152,7 @@ class CashSessionRun(SessionRun):
         dealt = {names[int(p)] for p in hand.names}
         seated = {s.player for s in t.seats.values()}
         out["stacks"] = {p: v for p, v in out["stacks"].items() if p in seated or p in dealt}
-        out["posted"] = _posted(hand, names, dues)
+        out["posted"] = _posted(hand, names)
         out["rake"] = sum(e.rake for e in hand.events if isinstance(e, ev.PotAwarded))
         out["runs"] = hand.runs
         out["boards"] = [[card_name(card) for card in board] for board in hand.boards()]
@@ -189,23 +188,21 @@ class CashSessionRun(SessionRun):
         }
 
 
-def _posted(hand: Hand, names: dict[int, str], arrivals: dict[int, Any]) -> list[dict[str, Any]]:
-    """Forced bets in the spec's words: a newcomer's live big blind is ``seat_fee``, a
-    returning player's owed ones ``missed_bb`` (live) and ``missed_sb`` (dead)."""
+def _posted(hand: Hand, names: dict[int, str]) -> list[dict[str, Any]]:
+    """Forced bets in the spec's words, as the engine posted them: a newcomer's live big
+    blind is ``seat_fee``, a returning player's owed big blind ``missed_bb`` (live) and his
+    owed small blind ``missed_sb`` (dead) (casino cash, « miss blinds »)."""
     kinds = {
         ev.PostKind.ANTE: "ante",
         ev.PostKind.SMALL_BLIND: "sb",
         ev.PostKind.BIG_BLIND: "bb",
+        ev.PostKind.SEAT_FEE: "seat_fee",
+        ev.PostKind.MISSED_BIG_BLIND: "missed_bb",
         ev.PostKind.DEAD_BLIND: "missed_sb",
         ev.PostKind.OPTION: "option",  # casino cash: the straddle (not a spec session step)
     }
-    out = []
-    for e in hand.events:
-        if not isinstance(e, ev.Posted) or e.amount <= 0:
-            continue
-        seat = int(e.player)
-        kind = kinds.get(e.kind)
-        if e.kind is ev.PostKind.SEAT_FEE:
-            kind = "missed_bb" if arrivals.get(seat) is Arrival.BACK else "seat_fee"
-        out.append({"player": names[seat], "amount": e.amount, "kind": kind or e.kind.value})
-    return out
+    return [
+        {"player": names[int(e.player)], "amount": e.amount, "kind": kinds[e.kind]}
+        for e in hand.events
+        if isinstance(e, ev.Posted) and e.amount > 0
+    ]

@@ -24,6 +24,10 @@ _POSTS = {
     "small_blind": "post_sb",
     "big_blind": "post_bb",
     "seat_fee": "post_seat_fee",  # casino cash: live, « droit de siège »
+    # casino cash « miss blinds », the owed big blind: live, on the wire as a seat fee is
+    # (its rule says which: casino-miss-blinds); a distinct action would need the client's
+    # and the exports' lists of forced posts first
+    "missed_big_blind": "post_seat_fee",
     "dead_blind": "post_dead",  # casino cash: « miss blinds », dead money
     "option": "post_option",  # casino cash: « L'option est autorisée en Cash Game », live
 }

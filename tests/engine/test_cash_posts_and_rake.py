@@ -214,7 +214,7 @@ def test_casino_cash_missed_blinds_live_big_blind_and_dead_small_blind() -> None
         hole={"A": "8c3d", "D": "AsAh"},
     )
     assert posts(hand)[2:] == [
-        ("A", PostKind.SEAT_FEE, 100, False),
+        ("A", PostKind.MISSED_BIG_BLIND, 100, False),  # his owed big blind, not a seat fee
         ("A", PostKind.DEAD_BLIND, 50, False),
     ]
     assert hand.committed[hand.index["A"]] == 100  # his bet: the live big blind only

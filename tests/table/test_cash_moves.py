@@ -129,6 +129,8 @@ def test_a_balanced_player_between_the_small_blind_and_the_button_waits_for_it()
         b.until(TablePhase.BETTING)
         b.play_out("fold")
         b.until(TablePhase.BETWEEN)
+        last = b.table.positions
+        assert last is not None
         sent = Transfer(
             cid=None,
             player="m",
@@ -143,12 +145,13 @@ def test_a_balanced_player_between_the_small_blind_and_the_button_waits_for_it()
         seat = next(s.seat for s in b.table.seats.values() if s.player == "m")
         assert cash(b).arrivals[seat] is Arrival.MOVED and seat in cash(b).wait_button
         b.until(TablePhase.BETTING)
-        positions = b.table.positions
-        assert positions is not None
         dealt = seat in b.table.dealt_in
-        # between the button and the small blind, clockwise (the small blind's seat too)
-        arc = 0 < (seat - positions.button) % 6 <= (positions.sb_slot - positions.button) % 6
-        assert dealt == (not arc), (seat, positions)
+        # dealt in, he would be the button or the small blind of the next hand: the button
+        # moves to the next player after the last one and the blinds follow (« La règle du
+        # bouton mort ne s'applique pas en Cash Game »), so his seat is between the last
+        # button and the last big blind, clockwise
+        arc = 0 < (seat - last.button) % 6 < (last.big_blind - last.button) % 6
+        assert dealt == (not arc), (seat, last, b.table.positions)
         assert not cash(b).dues.get(seat)  # never a seat fee for a balanced player
         waited += not dealt
         b.play_out("fold")

@@ -267,9 +267,11 @@ def test_a_newcomer_in_option_waits_to_be_first_after_the_big_blind_and_pays_no_
 
 def test_a_newcomer_without_the_option_pays_his_seat_fee_at_once() -> None:
     """The same arrival without ``option``: dealt in at the next hand with a seat fee (the
-    control of the test above)."""
+    control of the test above). Five hands first: the last button is on seat 4, so the
+    button moves to him (casino cash: no dead button, « La règle du bouton mort ne s'applique
+    pas en Cash Game »); after four, he would be the small blind and wait a hand."""
     p = four()
-    for _ in range(4):
+    for _ in range(5):
         play_hand(p)
     buy(p, "e", 5)
     p.start_hand()

@@ -57,14 +57,41 @@ def test_the_spec_example_deals_everyone_seated_before_the_first_hand() -> None:
     assert first["dealt_in"] == ["A", "B", "C"]
 
 
-def test_casino_no_dead_button_the_blinds_simply_move() -> None:
-    # casino cash: « La règle du bouton mort ne s'applique pas en Cash Game »: the big blind
-    # advances, the button stays on a player, nobody posts twice when a blind's player leaves
+def test_casino_no_dead_button_the_button_moves_to_the_next_player() -> None:
+    # casino cash: « La règle du bouton mort ne s'applique pas en Cash Game »: the button moves
+    # to the next player dealt in, never twice to the same player, and the blinds follow it
+    # (shared/specs/session-format.md, "Button movement in casino cash"). Issue 28: this test
+    # said "the dealer deals twice" when a blind left, which is the dead button's outcome
     steps = [*sit(("A", 1), ("B", 2), ("C", 3), ("D", 4)), HAND, {"leave": {"name": "C"}}, HAND]
     first, second = hands(play(CASINO, steps))
     assert first["positions"] == {"button": 1, "sb": 2, "bb": 3}
-    assert second["positions"] == {"button": 1, "sb": 2, "bb": 4}  # the dealer deals twice
-    assert posts(second) == [("B", "sb", 25), ("D", "bb", 50)]
+    assert second["positions"] == {"button": 2, "sb": 4, "bb": 1}  # B passes over the BB
+    assert posts(second) == [("D", "sb", 25), ("A", "bb", 50)]
+
+
+def test_casino_the_small_blind_cashes_out_the_button_moves_on() -> None:
+    # issue 28, point 3: five players, the small blind (seat 2) cashes out after hand 1. With a
+    # dead button hand 2 would keep the button on seat 1 (the same player last to act twice)
+    # and the old big blind would post the small blind; « La règle du bouton mort ne
+    # s'applique pas en Cash Game »: the button goes to seat 3, the blinds to seats 4 and 5
+    steps = [*sit(("A", 1), ("B", 2), ("C", 3), ("D", 4), ("E", 5)), HAND]
+    first, second, third = hands(play(CASINO, [*steps, {"leave": {"name": "B"}}, HAND, HAND]))
+    assert first["positions"] == {"button": 1, "sb": 2, "bb": 3}
+    assert second["positions"] == {"button": 3, "sb": 4, "bb": 5}
+    assert posts(second) == [("D", "sb", 25), ("E", "bb", 50)]
+    assert second["dealt_in"] == ["A", "C", "D", "E"]
+    assert third["positions"] == {"button": 4, "sb": 5, "bb": 1}
+    buttons = [h["positions"]["button"] for h in (first, second, third)]
+    assert all(a != b for a, b in pairwise(buttons))  # never the same dealer twice
+
+
+def test_casino_heads_up_the_button_posts_the_small_blind_and_moves() -> None:
+    # casino cash, moving button heads-up: the button is the small blind, and it moves to the
+    # other player at each hand (session-format: « Heads-up, the button posts the small blind »)
+    steps = [*sit(("A", 1), ("B", 2), ("C", 3)), HAND, {"leave": {"name": "B"}}, HAND, HAND]
+    _, second, third = hands(play(CASINO, steps))
+    assert second["positions"] == {"button": 3, "sb": 3, "bb": 1}
+    assert third["positions"] == {"button": 1, "sb": 1, "bb": 3}
 
 
 def test_casino_absence_dealt_and_blinded_then_missed_blinds_then_sit_out_then_pays_them() -> None:
@@ -85,10 +112,15 @@ def test_casino_absence_dealt_and_blinded_then_missed_blinds_then_sit_out_then_p
     bbs = [h["positions"]["bb"] for h in played[4:]]
     assert all(a != b for a, b in pairwise(bbs)) and 2 not in bbs
     back = play(CASINO, [*table, *[HAND] * 9, {"back": {"name": "B"}}, HAND, HAND])
-    returned = hands(back)[-2]
+    waits, returned = hands(back)[-2:]
+    # back where the moving button makes him the small blind: he comes in at the next hand
+    # instead (he never pays both at once)
+    assert waits["positions"] == {"button": 1, "sb": 3, "bb": 4} and "B" not in waits["dealt_in"]
     assert "B" in returned["dealt_in"] and "B" not in returned["dead"]
-    assert ("B", "missed_sb", 25) in posts(returned)
-    assert ("B", "missed_bb", 50) in posts(returned) or ("B", "bb", 50) in posts(returned)
+    # issue 28, point 4: his owed big blind is ``missed_bb`` (live), not a newcomer's
+    # ``seat_fee``; the owed small blind ``missed_sb`` (dead)
+    assert returned["positions"] == {"button": 2, "sb": 3, "bb": 4}
+    assert posts(returned)[2:] == [("B", "missed_bb", 50), ("B", "missed_sb", 25)]
     assert back["missed"] == {}
 
 

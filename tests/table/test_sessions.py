@@ -27,8 +27,26 @@ def test_there_are_goldens_for_every_rule_of_the_issue() -> None:
     cites = {r["cite"].split()[0] + " " + r["cite"].split()[1] for g in GOLDEN
              for r in json.loads(g.read_text())["rules"]}  # fmt: skip
     for needed in ("cdc 4.3", "tda 31", "ligue art.", "casino (tournoi)", "cdc 4.4", "tda 33",
-                   "fpc 5-14", "cdc 2.3", "tda 7", "cdc 4.1", "fpc 17-3", "fpc 17-4"):  # fmt: skip
+                   "fpc 5-14", "cdc 2.3", "tda 7", "cdc 4.1", "fpc 17-3", "fpc 17-4",
+                   "fpc 17-2", "casino (cash"):  # fmt: skip
         assert needed in cites, f"no golden session quotes {needed}"
+
+
+def test_issue_28_goldens_quote_their_rules() -> None:
+    # issue 28: each reading has its golden, with the rule quoted, and its contrasts
+    quotes = {g.stem: " ".join(r["quote"] for r in json.loads(g.read_text())["rules"])
+              for g in GOLDEN}  # fmt: skip
+    assert (
+        "il ne peut pas prendre la position de Brasseur"
+        in quotes["ligue-art3-newcomer-never-dealer-nor-small-blind"]
+    )
+    assert "ne s'applique pas en Cash Game" in quotes["casino-cash-moving-button"]
+    assert "miss blinds" in quotes["casino-cash-missed-blinds-owed-big-blind"]
+    for contrast in ("cdc-2.3-newcomer-replaces-busted-blinds-six-handed",
+                     "tda-7-newcomer-replaces-busted-blinds",
+                     "fpc-17-2-newcomer-replaces-busted-blinds",
+                     "fpc-cash-17-3-small-blind-leaves"):  # fmt: skip
+        assert quotes[contrast]
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[g.stem for g in GOLDEN])
@@ -43,9 +61,18 @@ def test_golden_session(path: Path) -> None:
         for key, value in expected.items():
             assert got[key] == value, f"{path.stem} step {step} {key}: {got[key]} != {value}"
     assert out["seats"] == doc["expect"]["seats"]
+    last = [s for s in out["steps"] if "hand" in s][-1]
+    if doc["session"]["game"] == "cash":
+        # a cash table: its ledger and missed blinds as expected; the chips at the table are
+        # the buy-ins less the cash-outs and the rake
+        assert out["ledger"] == doc["expect"]["ledger"]
+        assert out["missed"] == doc["expect"]["missed"]
+        sign = {"buy_in": 1, "rebuy": 1, "top_up": 1, "cash_out": -1}
+        bank = sum(sign[e["kind"]] * e["amount"] for e in out["ledger"])
+        assert sum(last["stacks"].values()) == bank - out["rake"]
+        return
     # a tournament: no chip created or lost, no ledger, no rake
     sat = sum(s["sit"]["stack"] for s in doc["session"]["steps"] if "sit" in s)
-    last = [s for s in out["steps"] if "hand" in s][-1]
     assert sum(last["stacks"].values()) == sat
     assert out["ledger"] == [] and out["rake"] == 0 and out["missed"] == {}
 
