@@ -2,10 +2,11 @@
 // chips, the ledger, and the host's panel (approve players, pause, new blinds). Nothing here
 // computes a rule: the limits, the ledger and the runs are the server's.
 import { cardNode } from "./cards.js";
+import { fill, renderCashForms, setupCashForms } from "./cash_forms.js";
 import { $, button, el, show } from "./dom.js";
 import { fmt, t } from "./i18n.js";
 import { command } from "./net.js";
-import { offerEntry, renderOption, setupOption } from "./option.js";
+import { renderOption, setupOption } from "./option.js";
 import { KEY, store } from "./store.js";
 import { showError } from "./ui.js";
 
@@ -30,7 +31,7 @@ async function openLedger() {
     showError(`${t("ledger")}: ${err.message}`);
     return;
   }
-  const totals = text.split("\n\n")[1] || "";
+  const [lines, totals = ""] = text.split("\n\n");
   const rows = totals.trim().split("\n").slice(1).map((line) => line.split(","));
   const head = el("tr");
   for (const key of ["ledgerPlayer", "ledgerBought", "ledgerOut", "ledgerOnTable", "ledgerNet"]) head.append(el("th", "", t(key)));
@@ -40,9 +41,15 @@ async function openLedger() {
     for (const value of [name, fmt(Number(bought)), fmt(Number(out)), fmt(Number(onTable)), fmt(Number(net))]) tr.append(el("td", "", value));
     return tr;
   });
+  // what friends check before settling: every chip bought is on the table, cashed out or raked
+  const sum = (i) => rows.reduce((total, row) => total + Number(row[i]), 0);
+  const rakeLine = lines.split("\n").find((line) => line.split(",")[1] === "rake");
+  const sums = { bought: sum(2), on: sum(4), out: sum(3), rake: rakeLine ? Number(rakeLine.split(",")[4]) : 0 };
   $("ledger-table").replaceChildren(head, ...body);
+  $("ledger-totals").textContent = fill("ledgerTotals", sums);
+  Object.assign($("ledger-totals").dataset, sums);
   $("ledger-csv").href = url;
-  $("ledger-panel").hidden = false;
+  if (!$("ledger-panel").open) $("ledger-panel").showModal();
 }
 
 export function setupCash() {
@@ -58,14 +65,9 @@ export function setupCash() {
     tb.runsOffer = null;
     store.update();
   });
-  $("add-chips").addEventListener("click", () => {
-    const form = $("buyin-form");
-    form.dataset.add = "1";
-    offerEntry(null, true); // chips to add: no entry in option
-    form.hidden = false;
-    $("buyin").focus();
-  });
+  setupCashForms();
   $("ledger-open").addEventListener("click", openLedger);
+  $("ledger-close").addEventListener("click", () => $("ledger-panel").close());
   setupOption();
   $("host-pause").addEventListener("click", () => {
     const s = store.state;
@@ -156,7 +158,7 @@ export function renderCash(s) {
   const cash = tb.cash && s.mode === "table";
   const me = tb.you !== null ? tb.seats[tb.you] : null;
   show($("runs-offer"), Boolean(tb.runsOffer && tb.runsOffer === tb.hand && me));
-  show($("add-chips"), Boolean(cash && me));
   show($("ledger-open"), Boolean(cash));
   renderOption(s);
+  renderCashForms(s);
 }

@@ -4,16 +4,20 @@
 import { KEY, store } from "./store.js";
 import { ACCOUNT_EN, ACCOUNT_FR } from "./words_account.js";
 import { EN } from "./words_en.js";
+import { CASH_EN, CASH_FR } from "./words_cash.js";
 import { FAIR_EN, FAIR_FR } from "./words_fair.js";
 import { FR } from "./words_fr.js";
 import { LEAGUE_EN, LEAGUE_FR } from "./words_league.js";
 
 const merge = (base, ...more) => ({
   ...Object.assign({}, base, ...more),
-  errors: { ...base.errors, ...Object.assign({}, ...more.map((m) => m.leagueErrors || {})) },
+  errors: { ...base.errors, ...Object.assign({}, ...more.map((m) => ({ ...m.leagueErrors, ...m.cashErrors }))) },
 });
 
-export const WORDS = { en: merge(EN, FAIR_EN, ACCOUNT_EN, LEAGUE_EN), fr: merge(FR, FAIR_FR, ACCOUNT_FR, LEAGUE_FR) };
+export const WORDS = {
+  en: merge(EN, FAIR_EN, ACCOUNT_EN, LEAGUE_EN, CASH_EN),
+  fr: merge(FR, FAIR_FR, ACCOUNT_FR, LEAGUE_FR, CASH_FR),
+};
 
 export const lang = () => store.state.lang;
 export const words = () => WORDS[lang()];

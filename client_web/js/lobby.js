@@ -1,5 +1,6 @@
 // The lobby: create a table for friends (and copy its invite link), join by a pasted link,
 // the tables this browser knows, and the server's tournaments (register, open).
+import { fill } from "./cash_forms.js";
 import { $, button, el } from "./dom.js";
 import { errorText, fmt, t, words } from "./i18n.js";
 import { createTable } from "./net.js";
@@ -34,12 +35,95 @@ export function renderLobby() {
     }
   }
   if (!$("c-name").value) $("c-name").placeholder = t("defaultTableName");
-  $("c-profile-hint").textContent = words().profiles[$("c-profile").value] || "";
+  renderCashFields();
   renderTournamentList();
 }
 
+// ------------------------------------------------------------------ a cash table's fields
+
+const isCash = () => $("c-game").value === "cash";
+const blindsChosen = () => $("c-blinds").value.split("/").map(Number);
+
+// The server's defaults (server/cash/rules.py): the casino's 20 and 100 big blinds by
+// multiples of the small blind; fpc's 500 to 5,000, 5,000 a session, no rake.
+function cashDefaults() {
+  const [sb, bb] = blindsChosen();
+  if ($("c-profile").value === "fpc") return { min: 500, max: 5000, cap: 5000, sb: 25, fpc: true };
+  return { min: 20 * bb, max: 100 * bb, sb, fpc: false };
+}
+
+// The profile's words (a cash table: its book's cash rules), the limits filled with the
+// defaults until the host types his own, the rake where the book has one.
+function renderCashFields() {
+  const profile = $("c-profile").value;
+  const cash = isCash();
+  const cashWords = words().cashProfiles;
+  $("c-profile-hint").textContent = cash
+    ? cashWords[profile] || cashWords.other
+    : words().profiles[profile] || "";
+  $("c-cash").hidden = !cash;
+  $("c-stack-box").hidden = cash; // a cash table has buy-ins, not a starting stack
+  if (!cash) return;
+  const d = cashDefaults();
+  for (const [id, value] of [["c-min", d.min], ["c-max", d.max]]) {
+    const input = $(id);
+    if (!input.value || input.dataset.auto === "1") {
+      input.value = String(value);
+      input.dataset.auto = "1";
+    }
+    input.step = String(d.sb);
+  }
+  $("c-limits-hint").textContent = d.fpc ? fill("cashLimitsFpc", d) : fill("cashLimitsHint", d);
+  $("c-rake-box").hidden = d.fpc;
+  $("c-rake-cap-box").hidden = d.fpc;
+  $("c-rake-hint").hidden = d.fpc;
+}
+
+// What is wrong with the form, said on the page: [the field, the words] or null.
+function formProblem() {
+  const label = (id) => $(id).closest("label").querySelector("span").textContent;
+  const whole = (id, min, max) => {
+    const n = Number($(id).value);
+    if ($(id).value !== "" && Number.isInteger(n) && n >= min && n <= max) return null;
+    const key = max === Infinity ? "fieldMin" : "fieldRange";
+    return [id, fill(key, { label: label(id), min, max: max === Infinity ? 0 : max })];
+  };
+  const [sb, bb] = blindsChosen();
+  const checks = [() => whole("c-seats", 2, 10), () => whole("c-clock", 5, 3600)];
+  if (!isCash()) checks.push(() => whole("c-stack", Math.max(100, bb), 10 ** 9));
+  if (isCash()) {
+    const unit = $("c-profile").value === "fpc" ? 25 : sb;
+    const multiple = (id) => (Number($(id).value) % unit ? [id, fill("limitUnit", { label: label(id), sb: unit })] : null);
+    checks.push(
+      () => whole("c-min", bb, 10 ** 9),
+      () => whole("c-max", bb, 10 ** 9),
+      () => multiple("c-min"),
+      () => multiple("c-max"),
+      () => (Number($("c-min").value) > Number($("c-max").value) ? ["c-min", fill("minOverMax", { min: Number($("c-min").value), max: Number($("c-max").value) })] : null),
+      () => {
+        const rake = Number($("c-rake").value || 0);
+        return $("c-rake-box").hidden || (rake >= 0 && rake <= 10) ? null : ["c-rake", fill("fieldRange", { label: label("c-rake"), min: 0, max: 10 })];
+      },
+      () => ($("c-rake-cap-box").hidden ? null : whole("c-rake-cap", 0, 10 ** 9)),
+    );
+  }
+  for (const check of checks) {
+    const found = check();
+    if (found) return found;
+  }
+  return null;
+}
+
 function lobbyCreate() {
-  const [sb, bb] = $("c-blinds").value.split("/").map(Number);
+  for (const node of document.querySelectorAll("#create-form [aria-invalid]")) node.removeAttribute("aria-invalid");
+  const problem = formProblem();
+  $("create-problem").textContent = problem ? problem[1] : "";
+  if (problem) {
+    $(problem[0]).setAttribute("aria-invalid", "true");
+    $(problem[0]).focus();
+    return;
+  }
+  const [sb, bb] = blindsChosen();
   const message = {
     t: "create",
     name: $("c-name").value.trim() || t("defaultTableName"),
@@ -56,6 +140,10 @@ function lobbyCreate() {
     message.game = "cash";
     if ($("c-min").value) message.min_buy_in = Number($("c-min").value);
     if ($("c-max").value) message.max_buy_in = Number($("c-max").value);
+    if (!$("c-rake-box").hidden) {
+      message.rake_permille = Math.round(Number($("c-rake").value || 0) * 10); // % -> per thousand
+      message.rake_cap = Number($("c-rake-cap").value || 0);
+    }
     // opening hours (fpc cash: « Les tables ouvrent à partir de 20h00 et ferment à 23h30
     // précise »), in this browser's time zone
     if ($("c-opens").value && $("c-closes").value) {
@@ -148,10 +236,8 @@ export function setupLobby() {
     event.preventDefault();
     lobbyCreate();
   });
-  $("c-profile").addEventListener("change", () => store.update());
-  $("c-game").addEventListener("change", () => {
-    $("c-cash").hidden = $("c-game").value !== "cash";
-  });
+  for (const id of ["c-profile", "c-game", "c-blinds"]) $(id).addEventListener("change", () => store.update());
+  for (const id of ["c-min", "c-max"]) $(id).addEventListener("input", () => delete $(id).dataset.auto);
   $("copy-link").addEventListener("click", async () => {
     const link = $("created-link").value;
     try {

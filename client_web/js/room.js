@@ -75,7 +75,8 @@ export function followMove(msg) {
   s.error = "";
   s.room.asked = "";
   s.room.for = ""; // the listing again, with the new table's token
-  for (const id of ["buyin-form", "ledger-panel", "change-form"]) $(id).hidden = true;
+  for (const id of ["buyin-form", "add-form", "change-form"]) $(id).hidden = true;
+  if ($("ledger-panel").open) $("ledger-panel").close();
   $("host-sb").value = "";
   $("host-bb").value = "";
   if ($("history").open) $("history").close();

@@ -4,12 +4,12 @@
 // ellipse, each bet on the way from its seat to the middle where it does not touch the board,
 // the pot or another seat.
 import { cardNode } from "./cards.js";
+import { openBuyIn, submitBuyIn } from "./cash_forms.js";
 import { $, button, el } from "./dom.js";
 import { inHand } from "./events.js";
 import { colon, fmt, potName, t } from "./i18n.js";
 import { nameOf } from "./log.js";
 import { command } from "./net.js";
-import { entryChosen, offerEntry } from "./option.js";
 import { store } from "./store.js";
 import { showError } from "./ui.js";
 
@@ -46,38 +46,15 @@ function sit(n) {
     $("nick").focus();
     return;
   }
-  const cash = s.t.cash;
-  if (cash) {
-    // a cash table: the chips bought come with the seat (within the table's limits)
-    const form = $("buyin-form");
-    const input = $("buyin");
-    input.min = String(cash.min_buy_in);
-    input.max = String(cash.max_buy_in);
-    input.step = String(s.t.config.blinds[0] || 1);
-    if (!input.value) input.value = String(cash.min_buy_in);
-    $("buyin-hint").textContent = `${fmt(cash.min_buy_in)} – ${fmt(cash.max_buy_in)}`;
-    offerEntry(cash, false); // casino cash: « rentrer sur la table directement en option »
-    form.dataset.seat = String(n);
-    form.hidden = false;
-    input.focus();
+  if (s.t.cash) {
+    openBuyIn(n); // a cash table: the chips bought come with the seat (cash_forms.js)
     return;
   }
   command("sit", { seat: n, token: s.invite });
 }
 
 // The buy-in form of a cash table: sit at the seat chosen with the amount typed.
-export function buyIn() {
-  const s = store.state;
-  const form = $("buyin-form");
-  const amount = Number($("buyin").value);
-  form.hidden = true;
-  if (form.dataset.add) {
-    delete form.dataset.add; // a rebuy or top-up at our seat (between hands)
-    command("add_chips", { amount });
-    return;
-  }
-  command("sit", { seat: Number(form.dataset.seat), token: s.invite, buy_in: amount, option: entryChosen() });
-}
+export const buyIn = submitBuyIn;
 
 function freeSeat(s, n) {
   const box = el("div", "seat free");

@@ -60,6 +60,10 @@ def cash_view(t: TableCore) -> dict[str, Any] | None:
         "min_buy_in": rules.min_buyin,
         "max_buy_in": rules.max_buyin,
         "rebuy": rules.rebuy.value,
+        # buy-ins and rebuys by multiples of this (casino: the small blind), and what one
+        # session may buy in all (fpc: 5,000; nil: no cap): the page says the range it allows
+        "unit": rules.unit,
+        "session_cap": rules.session_cap,
         "rake_permille": rules.rake_permille,
         "rake_cap": rules.rake_cap,
         "run_it": rules.runs,

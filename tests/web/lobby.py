@@ -14,9 +14,11 @@ def create_cash_table(
     seats: int | None = None,
     run_it: bool = False,
     approval: bool = False,
+    rake: tuple[float, int] | None = None,
 ) -> tuple[str, str, str]:
     """In the lobby at ``base``, as ``nick``: a casino cash table at 25/50, buy-ins from 500
-    to 5,000. Returns the link shown to share (on 127.0.0.1), the table and its invite."""
+    to 5,000 (``rake``: its percent of each pot and its cap a hand). Returns the link shown
+    to share (on 127.0.0.1), the table and its invite."""
     page.goto(base + "/")
     page.fill("#nick", nick)
     page.click("#nick-ok")
@@ -26,6 +28,9 @@ def create_cash_table(
     page.select_option("#c-game", "cash")
     page.fill("#c-min", "500")
     page.fill("#c-max", "5000")
+    if rake is not None:
+        page.fill("#c-rake", str(rake[0]))
+        page.fill("#c-rake-cap", str(rake[1]))
     if seats is not None:
         page.fill("#c-seats", str(seats))
     if run_it:

@@ -107,8 +107,8 @@ def test_a_short_stack_is_told_on_screen_and_adds_chips_from_the_page(
         assert not [x for x in bob.messages if x.get("t") == "hand_start"]
         # Ana adds chips from the page: dealt in at once, the words gone
         page.click("#add-chips")
-        page.fill("#buyin", "600")
-        page.click("#buyin-ok")
+        page.fill("#add-amount", "600")
+        page.click("#add-ok")
         start = bob.first("hand_start")
         assert sorted(int(s) for s in start["stacks"]) == [1, 2]
         assert start["stacks"].get("2", start["stacks"].get(2)) == 1100
