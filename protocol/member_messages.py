@@ -14,6 +14,7 @@ __all__ = [
     "AccountUpdate",
     "LeagueCreate",
     "LeagueEventCancel",
+    "LeagueEventClose",
     "LeagueEventCreate",
     "LeagueGet",
     "LeagueJoin",
@@ -148,6 +149,19 @@ class LeagueEventCancel(Message):
     ÉTABLISSEMENTS » 4: an event may not take place): ``league``."""
 
     TYPE: ClassVar[str] = "league_event_cancel"
+    member: str = _f(1024)
+    league: str = _f(NAME)
+    event: str = _f(NAME)
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueEventClose(Message):
+    """An owner or director closes the late registration of a started event now (cdc 1.8:
+    the delay is the organiser's; fpc 2-2): one player left wins at once. Answered by
+    ``league``; ``league.bad_transition`` when it is not open."""
+
+    TYPE: ClassVar[str] = "league_event_close"
     member: str = _f(1024)
     league: str = _f(NAME)
     event: str = _f(NAME)

@@ -51,6 +51,7 @@ from .member_messages import (
     AccountUpdate,
     LeagueCreate,
     LeagueEventCancel,
+    LeagueEventClose,
     LeagueEventCreate,
     LeagueGet,
     LeagueJoin,
@@ -130,6 +131,7 @@ __all__ = [
     "League",
     "LeagueCreate",
     "LeagueEventCancel",
+    "LeagueEventClose",
     "LeagueEventCreate",
     "LeagueGet",
     "LeagueJoin",
@@ -218,6 +220,7 @@ CLIENT_MESSAGES: dict[str, type[Message]] = {
         LeagueLeave,
         LeagueRole,
         LeagueEventCancel,
+        LeagueEventClose,
         LeagueSettings,
     )
 }

@@ -95,6 +95,7 @@ ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
     m.LeagueLeave: league_request,
     m.LeagueRole: league_request,
     m.LeagueEventCancel: league_request,
+    m.LeagueEventClose: league_request,
     m.LeagueSettings: league_request,
 }
 """The messages the gateway answers itself (the rest go to their table)."""

@@ -133,6 +133,8 @@ class Action(StrEnum):
     CREATE_EVENT = "create_event"
     """Schedule an event (its tournament is created at once, registration open)."""
     CANCEL_EVENT = "cancel_event"
+    CLOSE_REGISTRATION = "close_registration"
+    """Close a started event's late registration now (cdc 1.8: the organiser's delay)."""
     ADMIT = "admit"
     """Admit or refuse a request to join (a ``pending`` member)."""
     APPOINT_DIRECTOR = "appoint_director"
@@ -147,6 +149,7 @@ _DIRECTING = frozenset(
         Action.CREATE_SEASON,
         Action.CREATE_EVENT,
         Action.CANCEL_EVENT,
+        Action.CLOSE_REGISTRATION,
         Action.ADMIT,
     }
 )

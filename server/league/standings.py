@@ -27,7 +27,7 @@ import csv
 import datetime
 import io
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -279,17 +279,24 @@ def standings_json(rows: Iterable[StandingRow]) -> list[dict[str, Any]]:
     ]
 
 
-def standings_csv(rows: Sequence[StandingRow], event_ids: Sequence[str] = ()) -> str:
+def standings_csv(
+    rows: Sequence[StandingRow],
+    event_ids: Sequence[str] = (),
+    names: Mapping[str, str] | None = None,
+) -> str:
     """One line per player; one column per event of ``event_ids`` holding that event's
-    total, in parentheses when it is not retained, empty when missed."""
+    total, in parentheses when it is not retained, empty when missed. With ``names`` (player
+    id -> display name), a ``name`` column follows the id (a person reads the sheet)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["rank", "player_id", "points", "played", "wins", "best", *event_ids])
+    who = ["player_id", "name"] if names is not None else ["player_id"]
+    writer.writerow(["rank", *who, "points", "played", "wins", "best", *event_ids])
     for r in rows:
+        ids = [r.player_id] if names is None else [r.player_id, names.get(r.player_id, "")]
         by_event = {s.event_id: s for s in r.scores}
         cells = []
         for event_id in event_ids:
             s = by_event.get(event_id)
             cells.append("" if s is None else str(s.total) if s.counted else f"({s.total})")
-        writer.writerow([r.rank, r.player_id, r.points, r.played, r.wins, r.best, *cells])
+        writer.writerow([r.rank, *ids, r.points, r.played, r.wins, r.best, *cells])
     return buf.getvalue()

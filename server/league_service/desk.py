@@ -92,6 +92,7 @@ class LeagueDesk:
             m.LeagueEventCreate: self._event,
             m.LeagueRole: self._role,
             m.LeagueEventCancel: self._cancel,
+            m.LeagueEventClose: self._close,
             m.LeagueSettings: self._settings,
         }
 
@@ -233,6 +234,28 @@ class LeagueDesk:
         self.events.cancel(advance(event, EventStep.CANCEL, "cancelled by a director"))
         return league, member
 
+    def _close(self, msg: m.LeagueEventClose) -> tuple[League, str]:
+        """A started event's late registration is closed now (cdc 1.8: « Un délai de retard
+        [...] peut étre spécifié aux joueurs dans un reglement »; fpc 2-2 by default): the
+        tournament's director closes it as from his console, and an event with one player
+        left ends at once. ``league.bad_transition`` when it is not open (not started,
+        finished, or closed already); nothing changes."""
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        require(league.role_of(member), Action.CLOSE_REGISTRATION)
+        event = self.store.event(msg.event)
+        if event is None or event.league != league.id:
+            raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such event in this league")
+        live = None
+        single = event.kind is not EventKind.CUP and self.events.nights.night_of(event) is None
+        if event.status is EventStatus.RUNNING and single:
+            live = self.t.attach_tournament(event.tournament)
+        state = live.coordinator.state() if live is not None and live.coordinator else {}
+        if live is None or live.coordinator is None or state.get("late_left") is None:
+            raise LeagueRefusal(RefusalCode.BAD_TRANSITION, "late registration is not open")
+        live.coordinator.submit("close_late", {"text": f"from the league page by {member}"})
+        return league, member
+
     def _season(self, msg: m.SeasonCreate) -> tuple[League, str]:
         member = self._member(msg.member)
         league = self._league(msg.league)
@@ -320,9 +343,16 @@ class LeagueDesk:
         state = live.coordinator.state() if live.coordinator is not None else {}
         window = live.host.config.reentry
         settings = live.host.settings
+        running = event.status is EventStatus.RUNNING
         return {
-            "late_registration": event.status is EventStatus.RUNNING
-            and bool(state.get("late_registration")),
+            "late_registration": running and bool(state.get("late_registration")),
+            # what a started event waits for and until when (issue 29): late registration
+            # open to the end of level ``late_until_level`` (cdc 1.8, fpc 2-2), the seconds of
+            # the tournament clock left until then, and the players still in
+            "late_until_level": state.get("late_until_level"),
+            "late_left": state.get("late_left") if running else None,
+            "paused": bool(state.get("paused")),
+            "players_left": state.get("players_left"),
             "reentries": window.max if window is not None else 0,
             "hard_stop": settings.hard_stop,
             "hard_stop_zone": settings.hard_stop_zone if settings.hard_stop else "",

@@ -65,6 +65,7 @@ def season_standings(
     rules = season.rules()
     rows, unscored = scored_standings(season, results)
     scored = [r for r in results if r.event_id not in unscored]
+    shown = {p: names.get(p, p) for p in sorted({r.player_id for r in rows})}
     doc = {
         "league": season.league,
         "season": season.id,
@@ -82,12 +83,12 @@ def season_standings(
             for e in events
         ],
         "unscored": unscored,
-        "names": {p: names.get(p, p) for p in sorted({r.player_id for r in rows})},
+        "names": shown,
         "standings": standings_json(rows),
         "tickets": [ticket_json(t) for t in tickets],
     }
     order = [r.event_id for r in sorted(scored, key=lambda r: (r.date, r.event_id))]
-    return doc, standings_csv(rows, order)
+    return doc, standings_csv(rows, order, shown)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,8 @@ def _start(msg: m.Direct, player: str) -> Report:
 
 
 def _clock(msg: m.Direct, player: str) -> Report:
-    return msg.op, {"text": msg.text or ""}  # pause, resume, stop (the hard stop by hand)
+    # pause, resume, stop (the hard stop by hand), close_late (late registration closed now)
+    return msg.op, {"text": msg.text or ""}
 
 
 def _disqualify(msg: m.Direct, player: str) -> Report:
@@ -59,6 +60,7 @@ _SIMPLE: dict[str, Callable[[m.Direct, str], Report]] = {
     "pause": _clock,
     "resume": _clock,
     "stop": _clock,
+    "close_late": _clock,
     "disqualify": _disqualify,
     "adjust": _adjust,
     "warn": _note,

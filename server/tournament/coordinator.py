@@ -173,6 +173,15 @@ class DirectorLoop:
         self._log("stop", data, now)
         return self.director.stop(now)
 
+    def _close_late(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
+        """Late registration closed by the director (his console, or a league's director):
+        a tournament with one player left is won."""
+        d = self.director
+        if not d.registration_open or d.phase in (Phase.REGISTERING, Phase.FINISHED):
+            return [ConsoleRefused(op="close_late", text="late registration is not open")]
+        self._log("close_late", data, now)
+        return self.director.close_registration(now)
+
     def _rebuy(self, data: dict[str, Any], now: float) -> Sequence[Instruction]:
         return self.director.rebuy(data["player"], now)
 
@@ -325,6 +334,7 @@ _HANDLERS: dict[str, _Handler] = {
     "pause": DirectorLoop._pause,
     "resume": DirectorLoop._resume,
     "stop": DirectorLoop._stop,
+    "close_late": DirectorLoop._close_late,
     "abandon": DirectorLoop._abandon,
     "rebuy": DirectorLoop._rebuy,
     "reenter": DirectorLoop._reenter,
@@ -347,6 +357,7 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
     seated = [(t, seat, pid) for t in counts for seat, pid in d.seating(t).items()]
     stacks = [d.stack(pid) for _, _, pid in seated]
     ends = d.next_deadline()
+    late_left = d.late_registration_left()
     blinds = level.blinds
     return {
         "name": d.config.name,
@@ -375,6 +386,10 @@ def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:
             for r in (loop.finished.results if loop.finished else ())
         ],
         "late_registration": d.phase is not Phase.REGISTERING and d.open_to_newcomers(),
+        # until when: the level at whose end it closes by itself (cdc 1.8, fpc 2-2) and the
+        # whole seconds of the tournament clock left until then (nil: closed, or never)
+        "late_until_level": d.late_registration_level,
+        "late_left": None if late_left is None else max(0, int(-(-late_left // 1))),
         # per player, for the host's ``you`` (never sent as such): the busted players who may
         # rebuy or re-enter now
         "second_chances": {p: list(c) for p, c in d.second_chances().items()},

@@ -472,6 +472,37 @@ class Director(Dealing):
         self._stopping = True
         return out + self._settle(now)
 
+    def close_registration(self, now: float) -> list[Decision]:
+        """The director closes late registration now, before the end of its level (cdc 1.8:
+        latecomers enter « jusqu'a la fin du deuxiéme niveau » only « si aucune disposition
+        en ce sens n'est prise »; fpc 2-2): the field is known, the busted players are placed,
+        and a tournament with one player left is won. Raises :class:`PhaseError` before the
+        start (the director starts it instead), after the end, or once it is closed."""
+        if self.phase in (Phase.REGISTERING, Phase.FINISHED) or not self._registration_open:
+            raise PhaseError("late registration is not open")
+        out = self._tick(now)
+        if self._registration_open:  # (the tick may have closed it at its level's end)
+            out += self._close_registration()
+        return out + self._settle(now)
+
+    def late_registration_left(self) -> float | None:
+        """Seconds of the tournament clock until late registration closes by itself (at the
+        end of level ``late_registration_until_level``, cdc 1.8, fpc 2-2), counted from the
+        clock's last reading (frozen while it is stopped); None when it is not open after the
+        start, or the level never ends."""
+        if self.phase in (Phase.REGISTERING, Phase.FINISHED) or not self._registration_open:
+            return None
+        clock = self.clock
+        left = clock.remaining
+        for index in range(clock.index + 1, self._late_until_index + 1):
+            left += self.config.levels[index].minutes * 60.0
+        return None if math.isinf(left) else max(0.0, left)
+
+    @property
+    def late_registration_level(self) -> int:
+        """The level at whose end late registration closes (the profile's, or the TOML's)."""
+        return self.rules.late_registration_until_level
+
     def resume(self, now: float) -> list[Decision]:
         self._paused = False
         if self._hfh is None and self.phase is not Phase.REGISTERING:

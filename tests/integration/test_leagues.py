@@ -230,8 +230,11 @@ async def test_a_league_event_starts_on_time_finishes_and_its_standings_survive_
         status, body = server.get(f"{url}.csv")
         assert status == 200
         lines = list(csv.reader(io.StringIO(body.decode())))
-        assert lines[0] == ["rank", "player_id", "points", "played", "wins", "best", first["id"]]
-        assert lines[1][:3] == ["1", winner, "10"] and lines[2][:3] == ["2", loser, "6"]
+        header = ["rank", "player_id", "name", "points", "played", "wins", "best", first["id"]]
+        assert lines[0] == header  # with the names (issue 29: a person reads the sheet)
+        names = doc["names"]
+        assert lines[1][:4] == ["1", winner, names[winner], "10"]
+        assert lines[2][:4] == ["2", loser, names[loser], "6"]
         assert server.get(f"/api/leagues/{made.league}/seasons/nope/standings.json")[0] == 404
     finally:
         await ana_bot.close()

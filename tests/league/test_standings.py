@@ -183,6 +183,9 @@ def test_exports() -> None:
     assert parsed[1] == ["1", "a", "5", "2", "1", "5", "5", "(1)"]
     assert parsed[2] == ["1", "b", "5", "2", "1", "5", "(3)", "5"]
     assert parsed[3] == ["3", "c", "3", "1", "0", "3", "", "3"]
+    named = list(csv.reader(io.StringIO(standings_csv(rows, ["e1"], {"a": "Ana", "b": "Bob"}))))
+    assert named[0][:3] == ["rank", "player_id", "name"]  # issue 29: names, not ids only
+    assert [line[2] for line in named[1:]] == ["Ana", "Bob", ""]
     doc = json.loads(json.dumps(standings_json(rows)))
     assert doc[0]["player_id"] == "a" and doc[0]["scores"][1] == {
         "event_id": "e2",

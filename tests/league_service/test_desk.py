@@ -507,7 +507,7 @@ async def test_results_are_stored_once_and_found_again_after_a_restart(tmp_path:
         ("id-ana", 12),
     ]
     assert doc["names"] == {"id-ana": "Ana", "id-bob": "Bob"}
-    assert csv.splitlines()[1].startswith("1,id-bob,20,2,2,10,")
+    assert csv.splitlines()[1].startswith("1,id-bob,Bob,20,2,2,10,")  # with his name
     await w2.g.close()
 
 
