@@ -1,4 +1,5 @@
 // The director's console (?tournament=ID&director=TOKEN): start, pause and resume the clock,
+// close late registration (issue 29: what the tournament waits for is said above it),
 // the spectators' rail (live, or a hand behind with the hole cards for a commentary), move a
 // player, sanctions, stack corrections, rulings on players' calls, and the folded hands of a
 // table (collusion check, cdc 10.6). Every op is a `direct` message; the server refuses what
@@ -35,6 +36,11 @@ export function setupConsole() {
   $("d-start").addEventListener("click", () => direct("start"));
   $("d-pause").addEventListener("click", () => direct("pause"));
   $("d-resume").addEventListener("click", () => direct("resume"));
+  // cdc 1.8: the delay for latecomers is the organiser's; closed now, a tournament with
+  // one player left ends at once (issue 29)
+  $("d-close-late").addEventListener("click", () => {
+    if (confirm(t("lateCloseConfirm"))) direct("close_late");
+  });
   // the rail of every table (docs/protocol.md, "Sequence numbers, views and resync"): live
   // spectators never get a hole card; a commentary rail lags a hand and shows them
   $("d-rail").addEventListener("change", () => direct("spectators", { text: $("d-rail").value }));
@@ -148,6 +154,9 @@ export function renderConsole() {
   $("d-start").disabled = st.phase !== "registering";
   $("d-pause").disabled = Boolean(st.paused) || st.phase === "finished";
   $("d-resume").disabled = !st.paused || st.phase === "finished";
+  const lateOpen = st.late_left !== null && st.late_left !== undefined && !["registering", "finished"].includes(st.phase);
+  $("d-close-late").disabled = !lateOpen;
+  $("d-close-late").hidden = !lateOpen; // (the row shows what may be done now)
   for (const group of document.querySelectorAll("#console .d-group")) group.disabled = st.phase === "finished";
   const rail = st.spectators || "live";
   $("d-rail").dataset.mode = rail; // as the server has it (the select may show a choice on its way)

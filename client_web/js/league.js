@@ -14,6 +14,7 @@ import { openCashTable, renderForms, setupForms } from "./league_forms.js";
 import { cupNode } from "./league_cup.js";
 import { nightNode } from "./league_night.js";
 import { cancelButton, renderLeave, renderPeople, setupPeople } from "./league_people.js";
+import { lateWaitText } from "./tournament.js";
 import {
   copyFrom, directs, isCash, joinLink, leagueRefusal, leagueRequest, loadLeague, loadStandings, take, tournamentLink,
 } from "./league_data.js";
@@ -48,9 +49,12 @@ export function systemText(season) {
   return text;
 }
 
+// the event's time in the browser's time zone, which it names (issue 29: "20:30" alone
+// is ambiguous for a league whose members live in several zones)
 const when = (unix) =>
   new Date(unix * 1000).toLocaleString(lang() === "fr" ? "fr-FR" : "en-GB", {
     weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit",
+    timeZoneName: "short",
   });
 
 // ------------------------------------------------------------------ registering
@@ -65,6 +69,28 @@ function registerFor(ev) {
       store.update();
     })
     .catch(leagueRefusal);
+}
+
+// A director closes a started event's late registration (league_event_close; cdc 1.8:
+// the delay is the organiser's): with one player left the event ends.
+function closeLate(data, ev) {
+  if (!confirm(t("lateCloseConfirm"))) return;
+  leagueRequest({ t: "league_event_close", league: data.league, event: ev.id })
+    .then(take)
+    .catch(leagueRefusal);
+}
+
+// What a started event waits for (issue 29): late registration open until the end of a
+// level, the time left on its clock (as the server said it at the last refresh), the
+// players in play; "Registration closed" once nobody may enter.
+function waitNode(ev, directing) {
+  if (ev.status !== "running") return null;
+  const state = { phase: "running", late_left: ev.late_left, late_until_level: ev.late_until_level,
+    players_left: ev.players_left, paused: ev.paused };
+  let text = lateWaitText(state, ev.late_left ?? 0, directing);
+  if (text && (ev.players_left ?? 0) > 1) text += ` ${t("lateOthers").replace("%n", fmt(ev.players_left))}`;
+  if (!text && ev.late_left === null) text = t("lgClosed");
+  return text ? el("p", "hint lg-wait", text) : null;
 }
 
 const registered = (data) =>
@@ -88,6 +114,9 @@ function eventNode(ev) {
   if (ev.qualified_top) meta.append(el("span", "muted lg-qualified", t("lgQualified").replace("%n", ev.qualified_top)));
   li.append(head, meta);
   if (ev.note) li.append(el("p", "hint lg-note", noteText(ev.note)));
+  const data = store.state.league.data;
+  const wait = ev.kind !== "cup" && !ev.night ? waitNode(ev, directs(data)) : null;
+  if (wait) li.append(wait);
   if (ev.kind === "cup" && ev.cup) li.append(cupNode(ev)); // its bracket (league_cup.js)
   if (ev.night) li.append(nightNode(ev)); // its tables (league_night.js)
   const actions = el("div", "row");
@@ -105,20 +134,37 @@ function eventNode(ev) {
     desk.href = tournamentLink(ev.tournament, ev.director);
     actions.append(desk);
   }
-  const data = store.state.league.data;
   if (directs(data) && ["scheduled", "registering"].includes(ev.status)) actions.append(cancelButton(data, ev));
+  // one player left: the event waits only for latecomers; its director may end it now
+  if (directs(data) && wait && ev.late_left !== null && ev.late_left !== undefined && (ev.players_left ?? 0) <= 1) {
+    actions.append(button("primary small lg-close-late", t("lateClose"), () => closeLate(data, ev)));
+  }
   li.append(actions);
   return li;
 }
 
-// One player's results: "Etape 1: 1st · 10" each, those beyond the best N in parentheses.
-function scoresNode(doc, row) {
+// How many players share each event's place ("event place" -> count): a place held by
+// several is a tie (cdc 1.10, fpc 4-4), marked "=" and explained under the table.
+function sharedPlaces(doc) {
+  const count = {};
+  for (const r of doc.standings || []) {
+    for (const s of r.scores || []) count[`${s.event_id} ${s.place}`] = (count[`${s.event_id} ${s.place}`] || 0) + 1;
+  }
+  return count;
+}
+
+// One player's results: "Etape 1: 1st · 10" each, those beyond the best N in parentheses,
+// a tied place as "5th=".
+function scoresNode(doc, row, shared) {
   const names = Object.fromEntries((doc.events || []).map((e) => [e.id, e.name]));
   const cell = el("td", "lg-scores");
   for (const s of row.scores || []) {
-    const text = `${colon(names[s.event_id] || s.date)} ${words().ordinal(s.place)} · ${fmt(s.total)}`;
+    const tied = (shared[`${s.event_id} ${s.place}`] || 0) > 1;
+    const text = `${colon(names[s.event_id] || s.date)} ${words().ordinal(s.place)}${tied ? "=" : ""} · ${fmt(s.total)}`;
     const span = el("span", s.counted ? "lg-score" : "lg-score dropped", s.counted ? text : `(${text})`);
     span.dataset.event = s.event_id;
+    span.dataset.tied = String(tied);
+    if (tied) span.title = t("lgTied");
     if (!s.counted) span.title = t("lgNotCounted");
     cell.append(span, " ");
   }
@@ -140,6 +186,7 @@ function standingsNode(doc) {
   const head = el("thead");
   head.append(headRow([["lgRank", "num"], ["lgPlayer", ""], [cash ? "lgCapitalCol" : "lgPointsCol", "num"], ["lgResults", ""]]));
   const body = el("tbody");
+  const shared = cash ? {} : sharedPlaces(doc);
   rows.forEach((r, i) => {
     const tr = el("tr");
     const player = cash ? r.member : r.player_id;
@@ -150,12 +197,13 @@ function standingsNode(doc) {
     if (cash) {
       const net = value - doc.capital;
       tr.append(el("td", "lg-scores", r.barred ? t("lgBarred") : `${net > 0 ? "+" : net < 0 ? "−" : ""}${fmt(Math.abs(net))}`));
-    } else tr.append(scoresNode(doc, r));
+    } else tr.append(scoresNode(doc, r, shared));
     body.append(tr);
   });
   table.append(head, body);
   const box = el("div", "lg-table");
   box.append(table);
+  if (Object.values(shared).some((n) => n > 1)) box.append(el("p", "hint lg-tied-note", t("lgTiedNote")));
   if ((doc.unscored || []).length) {
     const names = Object.fromEntries((doc.events || []).map((e) => [e.id, e.name]));
     box.append(el("p", "hint", t("lgUnscored").replace("%e", doc.unscored.map((id) => names[id] || id).join(", "))));

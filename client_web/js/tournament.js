@@ -249,16 +249,45 @@ function clockText(seconds) {
   return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-// the level clock, counted down here between two states
+// What a started tournament waits for while late registration is open, and until when
+// (issue 29; cdc 1.8, fpc 2-2: to the end of level 2 by default): the level it closes with
+// and the tournament clock's time left until then (`left`, seconds; the server's
+// `late_left` counted down here). "" when it is not open. With one player left, the
+// tournament ends only when it closes: say so, and to the director how to end it now.
+export function lateWaitText(st, left, director) {
+  const open = st && st.late_left !== null && st.late_left !== undefined;
+  if (!open || st.phase === "registering" || st.phase === "finished") return "";
+  const time = st.paused ? t("latePaused") : t("lateLeft").replace("%t", clockText(left));
+  const level = String(st.late_until_level ?? "");
+  if ((st.players_left ?? 0) <= 1) {
+    const text = t("lateOneLeft").replace("%l", level).replace("%t", time);
+    return director ? `${text} ${t("lateOneLeftDirector")}` : text;
+  }
+  return `${t("lateUntil").replace("%l", level)} (${time}).`;
+}
+
+// seconds of a state's clock value counted down since the state came (while its clock runs)
+function countedDown(st, seconds) {
+  const running = !st.paused && st.phase !== "registering";
+  return seconds - (running ? (performance.now() - store.state.tour.at) / 1000 : 0);
+}
+
+// the level clock, counted down here between two states (and the late registration's)
 export function tickTournament() {
-  const st = store.state.tour.state;
+  const T = store.state.tour;
+  const st = T.state;
   let shown = "—";
   if (st && st.level_left !== null && st.level_left !== undefined) {
-    const running = !st.paused && st.phase !== "registering";
-    const left = st.level_left - (running ? (performance.now() - store.state.tour.at) / 1000 : 0);
-    if (st.phase !== "finished") shown = clockText(left);
+    if (st.phase !== "finished") shown = clockText(countedDown(st, st.level_left));
   }
   $("t-countdown").textContent = shown;
+  const late = st ? lateWaitText(st, countedDown(st, st.late_left ?? 0), Boolean(T.director)) : "";
+  $("t-late").hidden = !late;
+  if ($("t-late").textContent !== late) $("t-late").textContent = late;
+  if (T.director) {
+    $("d-late").hidden = !late;
+    if ($("d-late").textContent !== late) $("d-late").textContent = late;
+  }
 }
 
 function renderBar(s, st) {
@@ -303,6 +332,9 @@ function renderYou(s, st) {
   const you = st && st.you;
   const out = Boolean(T.mine && you && you.out);
   let line = t("notRegistered");
+  // started, nobody may come in any more (issue 29): say so, not only "watching"
+  const closed = st && !["registering", "finished"].includes(st.phase) && !st.late_registration;
+  if (closed && !T.mine) line = t("lateClosedWatch");
   if (T.director) line = t("consoleTitle");
   else if (T.myTable) line = t("youSeat").replace("%t", tableLabel(T.myTable)).replace("%s", T.mySeat);
   else if (T.mine && st && st.phase === "registering") line = t("youRegistered").replace("%n", s.nick);
