@@ -478,6 +478,7 @@ def summarize(
         "chips_lost": s.players * STACK - audit.winner_chips,
         "violations": found,
         "violations_total": sum(v if isinstance(v, int) else len(v) for v in found.values()),
+        "violation_examples": bots.get("violation_examples", [])[:10],
         "reference": reference,
     }
     if reference and hands:
@@ -515,6 +516,7 @@ def lines(report: dict[str, Any]) -> list[str]:
         f"failovers: {r['failovers']}",
         f"chips lost {r['chips_lost']} (hands audited {r['hands']} on {r['tables_audited']} "
         f"tables); violations {r['violations_total']} {r['violations'] or ''}",
+        *(f"  e.g. {example}" for example in r["violation_examples"][:5]),
     ]
     if ref:
         out.append(

@@ -73,6 +73,8 @@ class TableMirror:
         """Seats all-in this hand, seen in its ``action`` events (None: joined mid-hand)."""
         self.put: dict[int, int] = {}
         """Chips each seat put in this hand (less what came back), from its actions."""
+        self.trail: list[str] = []
+        """What this hand's view was built from (snapshots, actions), said with a violation."""
         self.hole: tuple[str, ...] = ()
         self.hand_total: int | None = None
         """Chips in play this hand (None: not known, e.g. joined mid-hand)."""
@@ -121,6 +123,7 @@ class TableMirror:
         self.stacks = {int(s["seat"]): int(s["stack"]) for s in state.get("seats", [])}
         self.from_snapshot = set(self.stacks)
         self.snapshot_at = f"snapshot seq {snap.seq} phase {self.phase} hand {self.hand}"
+        self.trail.append(f"snapshot#{self.hand}:{self.phase}")
         live = self.phase in ("betting", "showdown")
         if live and "bets" in state:
             self.bets = {int(k): int(v) for k, v in state["bets"].items()}
@@ -133,7 +136,10 @@ class TableMirror:
             # the snapshot's pots leave out an uncalled bet, so the money in the pot is only
             # known from the hand's start: the hand's chips stay checked when we saw it begin
             self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in state.get("pots", [])]
-            self.allin = None if not same_hand else self.allin
+            # a player dealt in with nothing behind is all-in: the snapshot says it, even of
+            # the all-ins made while we were away (a reconnect after a move), which keeping
+            # the set from before the gap missed (issue 32: side pots "with nobody all-in")
+            self.allin = {s for s in self.dealt_in if self.stacks.get(s) == 0}
             shown_pots = sum(amount for amount, _ in self.pots)
             self.hole = tuple(state.get("hole") or ())
             behind = sum(self.stacks.get(s, 0) for s in self.dealt_in)
@@ -171,7 +177,8 @@ class TableMirror:
         if self.hand_total is not None and gathered != self.pot - self._unwinnable():
             self._bad("pots", f"{e.street}: pots {self.pots} hold {gathered}, {self.pot} in")
         if len(self.pots) > 1 and self.allin is not None and not self.allin:
-            self._bad("pots", f"{e.street}: side pots {self.pots} with nobody all-in")
+            trail = " ".join(self.trail[-24:])
+            self._bad("pots", f"{e.street}: side pots {self.pots} with nobody all-in ({trail})")
         self.board.extend(e.cards)
         self.street = e.street
         self.bets = dict.fromkeys(self.dealt_in, 0)
@@ -231,6 +238,7 @@ class TableMirror:
         self.pots = []
         self.put = {}
         self.allin = set()
+        self.trail = [f"start#{e.hand}"]
         self.hole = ()
         self.hand_total = sum(stacks.values())
         self.notes = HandNotes(self.table, e.hand, self.seat, dealt_in=self.dealt_in)
@@ -259,6 +267,7 @@ class TableMirror:
             self._bad(kind, f"seat {e.seat} {e.action}: {before} {sign * e.added:+} != {e.stack}")
         self.stacks[e.seat] = e.stack
         self.from_snapshot.discard(e.seat)
+        self.trail.append(f"{e.seat}:{e.action}{'!' if e.allin else ''}")
         self.pot -= sign * e.added
         self.put[e.seat] = self.put.get(e.seat, 0) - sign * e.added
         if e.action in ("fold", "dead_hand"):

@@ -155,3 +155,45 @@ def test_chips_added_between_hands_are_the_next_hands_stack() -> None:
         replace(start(2), stacks={"1": 1000, "2": 1025}),
     )
     assert caught == ["stack_carry"]
+
+
+def test_an_allin_missed_while_away_is_read_from_the_snapshot() -> None:
+    """Issue 32's `pots` violations under load: a bot that reconnects (a move, a restarted
+    process) gets a snapshot of the hand it was seeing; the actions in between, an all-in
+    among them, come only as that snapshot. The mirror kept its all-in set from before the
+    gap, so the side pot the all-in made looked like "side pots with nobody all-in". A
+    player dealt in with nothing behind is all-in: the snapshot says it."""
+    mir, seen = mirror()
+    begin = m.HandStart(
+        table=T, seq=1, hand=1, button=1, big_blind=3, blinds=(50, 100, 0),
+        stacks={"1": 1000, "2": 1000, "3": 300},
+    )  # fmt: skip
+    feed(mir, begin, action(2, 2, "post_sb", 50, 50, 950), action(3, 3, "post_bb", 100, 100, 200))
+    # away: seat 3 raised all-in to 300, seat 1 raised to 600, seat 2 called 600
+    state = {
+        "phase": "betting", "hand": 1, "you": 1, "blinds": [50, 100, 0], "button": 1,
+        "seats": [
+            {"seat": 1, "player": "a", "stack": 400},
+            {"seat": 2, "player": "b", "stack": 400},
+            {"seat": 3, "player": "c", "stack": 0},
+        ],
+        "bets": {"1": 600, "2": 600, "3": 300}, "folded": [], "board": [],
+        "pots": [],
+    }  # fmt: skip
+    mir.apply_snapshot(m.Snapshot(table=T, seq=7, state=state))
+    flop = m.BoardEvent(
+        table=T, seq=8, hand=1, street="flop", cards=("2c", "7d", "9h"),
+        pots=({"amount": 900, "eligible": [1, 2, 3]}, {"amount": 600, "eligible": [1, 2]}),
+    )  # fmt: skip
+    feed(mir, flop)
+    assert seen == []
+    # and a side pot with truly nobody all-in is still caught
+    mir2, seen2 = mirror()
+    feed(mir2, begin, action(2, 2, "post_sb", 50, 50, 950), action(3, 3, "post_bb", 100, 100, 200))
+    mir2.apply_snapshot(m.Snapshot(table=T, seq=7, state={**state, "seats": [
+        {"seat": 1, "player": "a", "stack": 400},
+        {"seat": 2, "player": "b", "stack": 400},
+        {"seat": 3, "player": "c", "stack": 0 + 100},
+    ], "bets": {"1": 600, "2": 600, "3": 200}}))  # fmt: skip
+    feed(mir2, flop)
+    assert "pots" in seen2
