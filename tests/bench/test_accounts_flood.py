@@ -31,6 +31,6 @@ def test_a_registration_flood_never_starves_a_members_logins(tmp_path: Path) -> 
 
 
 def test_last_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--seconds", "1.5", "--connections", "1"]) == 0
+    assert main(["--seconds", "1.5", "--connections", "1", "--rounds", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert LAST_LINE.fullmatch(lines[-1]), lines[-1]
