@@ -2,7 +2,7 @@
 // (in seq order) and each private message changes the store's table `t`. Nothing here
 // computes a rule: pots, options and amounts are the server's (docs/protocol.md).
 import { checkHoleProof } from "./fairness.js";
-import { say, ruled } from "./log.js";
+import { say, ruled, timeRuling } from "./log.js";
 import { optionDealt, optionTaken } from "./option.js";
 import { KEY, saveJSON, store } from "./store.js";
 
@@ -89,6 +89,7 @@ export function applySnapshot(msg) {
   t.bets = {};
   for (const [seat, amount] of Object.entries(st.bets || {})) t.bets[Number(seat)] = amount;
   t.folded = new Set(st.folded || []);
+  t.dead = new Set(st.dead || []); // absent at the deal: a dead hand, never dealt cards
   t.dealt = new Set(live ? Object.keys(st.bets || st.start_stacks || {}).map(Number) : []);
   t.allin = new Set();
   t.cards = {};
@@ -107,8 +108,12 @@ export function applySnapshot(msg) {
   if (st.menu && t.you !== null) takeTurn(t, { ...st.menu, seat: t.you, hand: st.hand });
   else t.turn = null;
   t.clock = null;
+  // the Time called on the player to act (cdc 3.5): by whom, and its countdown
+  const called = st.time_called;
+  t.timeCalled = Boolean(called);
+  t.timeCall = called ? { seat: t.toAct, by: called.by ?? null, countdownMs: called.countdown_ms || 0 } : null;
   if (t.toAct !== null && st.clock_remaining_ms !== undefined) {
-    setClock(t, t.toAct, "action", st.clock_remaining_ms, st.thinking_ms);
+    setClock(t, t.toAct, called ? "time" : "action", st.clock_remaining_ms, st.thinking_ms);
   }
   t.cut = null;
   t.pre = null;
@@ -196,9 +201,9 @@ export const EVENTS = {
     t.dealt = new Set(Object.keys(msg.stacks).map(Number));
     for (const [seat, stack] of Object.entries(msg.stacks)) if (t.seats[seat]) t.seats[seat].stack = stack;
     Object.assign(t, {
-      board: [], runs: {}, runsOffer: null, bets: {}, pots: [], potTotal: 0, folded: new Set(), allin: new Set(), cards: {}, hole: [],
+      board: [], runs: {}, runsOffer: null, bets: {}, pots: [], potTotal: 0, folded: new Set(), dead: new Set(), allin: new Set(), cards: {}, hole: [],
       awards: [], turn: null, acted: null, toAct: null, clock: null, cut: null, pre: null, showable: false,
-      ruling: null, tray: [], bustedMe: false,
+      ruling: null, tray: [], bustedMe: false, timeCalled: false, timeCall: null,
     });
     optionDealt(t, msg); // an entry in option ends once dealt in (casino cash)
     t.proofs[msg.hand] = { commitment: msg.commitment }; // a new server may reuse numbers
@@ -243,6 +248,7 @@ export const EVENTS = {
       if (!["post_ante", "post_dead", "muck", "dead_hand"].includes(a)) t.bets[seat] = msg.to;
     }
     if (a === "fold" || a === "dead_hand") t.folded.add(seat);
+    if (a === "dead_hand") t.dead.add(seat); // absent at the deal: not dealt in
     // (a commentary rail keeps the cards it was given: what a commentary is for)
     if (a === "muck" && !(t.you === null && (t.cards[seat] || []).length)) t.cards[seat] = undefined;
     if (msg.allin) t.allin.add(seat);
@@ -307,10 +313,17 @@ export const EVENTS = {
   clock_event(t, msg) {
     t.toAct = msg.seat;
     t.phase = "betting";
-    if (msg.kind === "action") t.timeCalled = false;
-    if (msg.kind === "time") t.timeCalled = true;
+    if (msg.kind === "action") Object.assign(t, { timeCalled: false, timeCall: null });
+    if (msg.kind === "time") {
+      // a ruling for the whole table: who called the Time on whom, and its countdown
+      t.timeCalled = true;
+      t.timeCall = { seat: msg.seat, by: msg.by ?? null, countdownMs: msg.countdown_ms || 0 };
+    }
     setClock(t, msg.seat, msg.kind, msg.remaining_ms);
-    if (msg.kind !== "action") say("clock", msg);
+    if (msg.kind !== "action") {
+      say("clock", msg);
+      if (msg.kind === "time") flash(t, () => timeRuling(msg)); // (its countdown: the clock's)
+    }
   },
 
   chat_event(t, msg) {

@@ -66,6 +66,20 @@ function chatLine(m) {
   return [() => `${m.player} ${t("says")}: ${m.text}`, "chat"];
 }
 
+// "Ana calls the Time on Bob: 30 s to act, the last 5 s counted aloud" (cdc 3.5): a ruling
+// the whole table reads; "time bank for Bob: 70 s"
+function clockText(m) {
+  if (m.kind !== "time") return `${t("clockBank")} ${nameOf(m.seat)}: ${secs(m.remaining_ms)}`;
+  const text = timeRuling(m);
+  return m.countdown_ms ? `${text}${t("clockCounted").replace("%n", secs(m.countdown_ms))}` : text;
+}
+
+// "Ana calls the Time on Bob: 30 s to act" (also in the middle of the table, for a while)
+export function timeRuling(m) {
+  if (m.by === null || m.by === undefined) return `${t("clockTime")} ${nameOf(m.seat)}: ${secs(m.remaining_ms)}`;
+  return t("clockTimeBy").replace("%c", nameOf(m.by)).replace("%p", nameOf(m.seat)).replace("%s", secs(m.remaining_ms));
+}
+
 // A voice's line: its badge (words of the page, never of the message) and its words.
 function voiceItem(msg, cls) {
   const item = el("li", cls);
@@ -80,6 +94,8 @@ const LINES = {
   seat: (m) => [() => {
     if (m.status === "seated") return `${m.player} ${t("seated")} ${m.seat}`;
     if (m.status === "busted") return `${m.player} ${t("busted")}`;
+    // a cash table's rebuy or top-up (a tournament's: the director's correction)
+    if (m.status === "stack" && store.state.t.cash) return `${m.player} ${t("stackCash").replace("%n", fmt(m.stack))}`;
     return `${m.player} ${words().status[m.status] || m.status}`;
   }],
   hand_start: (m) => [() => t("newHand").replace("%n", m.hand).replace("%b", m.button), "hand"],
@@ -96,8 +112,7 @@ const LINES = {
     "hand",
     m.hand,
   ],
-  clock: (m) => [() => `${m.kind === "time" ? t("clockTime") : t("clockBank")} ${nameOf(m.seat)}: ${secs(m.remaining_ms)}`,
-    m.kind === "time" ? "notice" : ""],
+  clock: (m) => [() => clockText(m), m.kind === "time" ? "notice time-call" : ""],
   chat: chatLine,
   moved: (m) => [() => movedText(m), "notice"],
   roomMove: (m) => [() => roomMoveText(m), "notice moved"],
@@ -140,20 +155,50 @@ function logItem([kind, msg, serial]) {
   return item;
 }
 
+// The log follows the newest line (the current hand) unless the person scrolled up to read
+// older ones; scrolled back to the bottom, it follows again. Only a scroll of his own
+// decides: a list redrawn, hidden (0 high) or resized keeps following (issue 29: a laptop's
+// log stayed on hand 1 at hand 8 after a redraw left it scrolled to the top).
+// (store.state.ui.logUp: the person scrolled up)
+const nearBottom = (list) => list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+
+function toBottom(list) {
+  if (store.state.ui.logUp || !list.clientHeight) return;
+  list.scrollTop = list.scrollHeight;
+  list.dataset.follow = "1";
+}
+
+function watchScroll(list) {
+  if (list.dataset.watched) return;
+  list.dataset.watched = "1";
+  // (our own scrolls land at the bottom: they keep it following)
+  list.addEventListener("scroll", () => {
+    if (!list.clientHeight) return; // hidden: not a person's scroll
+    store.state.ui.logUp = !nearBottom(list);
+    list.dataset.follow = store.state.ui.logUp ? "0" : "1";
+  }, { passive: true });
+  // shown again or resized (a layout change, a rotated phone): still at the newest line
+  new ResizeObserver(() => toBottom(list)).observe(list);
+}
+
 // Draw the lines not drawn yet (all of them again when the language or the table changed).
 export function renderLog() {
   const s = store.state;
   const list = $("log");
+  watchScroll(list);
   const log = s.t.log;
-  const key = `${s.lang}|${s.table}`;
+  // (drawn again once the table is known: the lines kept over a reload then have their names)
+  const key = `${s.lang}|${s.table}|${s.t.config ? 1 : 0}`;
   const last = list.lastElementChild ? Number(list.lastElementChild.dataset.n) : 0;
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   if (list.dataset.key !== key || (log.length && last > log[log.length - 1][2])) {
+    if (list.dataset.key && list.dataset.key.split("|")[1] !== s.table) s.ui.logUp = false; // another table
     list.dataset.key = key;
     list.replaceChildren(...log.map(logItem));
   } else {
-    list.append(...log.filter((entry) => entry[2] > last).map(logItem));
+    const fresh = log.filter((entry) => entry[2] > last);
+    if (!fresh.length) return;
+    list.append(...fresh.map(logItem));
     while (list.children.length > KEEP + 50) list.firstElementChild.remove();
   }
-  if (atBottom || list.dataset.key !== key) list.scrollTop = list.scrollHeight;
+  toBottom(list);
 }

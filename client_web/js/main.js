@@ -16,6 +16,7 @@ import { renderLeagues, setupLeagues } from "./league_lobby.js";
 import { loadTournaments, renderLobby, rememberTable, setupLobby } from "./lobby.js";
 import { renderLog, restoreLog } from "./log.js";
 import { command, connect, sayHello } from "./net.js";
+import { renderTurnNotice, setupTurnNotice } from "./notify.js";
 import { renderRoom, setupRoom } from "./room.js";
 import { playSounds, setupSounds } from "./sound.js";
 import { KEY, freshTable, store } from "./store.js";
@@ -85,6 +86,7 @@ function render() {
   }
   renderError();
   playSounds(s);
+  renderTurnNotice(); // after the header's title: a hidden page at our turn says so
 }
 
 // the countdowns, redrawn four times a second without rebuilding the page (and at once
@@ -102,12 +104,17 @@ function drawClocks() {
   const c = tb.clock;
   let text = "";
   let urgent = false;
+  let counting = false;
   let fraction = 0;
   if (tb.phase === "betting" && tb.toAct !== null && c && c.seat === tb.toAct) {
     const left = Math.max(0, c.deadline - performance.now());
     text = `${Math.ceil(left / 1000)} ${t("sec")}`;
     if (c.kind === "bank") text = `${t("bank")} ${text}`;
-    if (c.kind === "time") text = `Time ${text}`;
+    if (c.kind === "time") {
+      // the Time called (cdc 3.5): its last seconds counted aloud, as a floor would
+      counting = Boolean(tb.timeCall) && left <= tb.timeCall.countdownMs;
+      text = `${t("timeTag")} ${counting ? Math.ceil(left / 1000) : text}`;
+    }
     urgent = c.kind !== "action" || left <= 5000;
     fraction = left / c.total;
   }
@@ -115,9 +122,12 @@ function drawClocks() {
     node.querySelector(".secs").textContent = text;
     node.querySelector(".bar").style.width = `${Math.round(fraction * 100)}%`;
     node.classList.toggle("urgent", urgent);
+    node.classList.toggle("time-called", c?.kind === "time" && Boolean(text));
+    node.classList.toggle("counting", counting);
   }
   $("my-clock").textContent = tb.toAct === tb.you && text ? text : "";
   $("my-clock").classList.toggle("urgent", urgent);
+  $("my-clock").classList.toggle("counting", counting && tb.toAct === tb.you);
   if (tb.cut) $("cut-timer").textContent = `${Math.ceil(Math.max(0, tb.cut.deadline - performance.now()) / 1000)} ${t("sec")}`;
 }
 
@@ -149,6 +159,7 @@ function setupHeader() {
     }
   });
   setupSounds();
+  setupTurnNotice();
   setupAccount();
 }
 

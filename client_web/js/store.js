@@ -22,6 +22,7 @@ export const KEY = {
   nick: "brasseur.nick",
   lang: "brasseur.lang",
   mute: "brasseur.mute",
+  notify: "brasseur.notify", // "1": a browser notification at our turn when the page is hidden
   tournament: (id) => `brasseur.tournament.${id}`, // {token, player}: a registration
   register: (id) => `brasseur.register.${id}`, // (session) register when the page opens
 };
@@ -70,6 +71,7 @@ export function freshTable(name) {
     pots: null, // the server's pots [{amount, eligible}] (snapshot, board event), null: unknown
     potTotal: 0, // every chip in the middle: pots + bets
     folded: new Set(),
+    dead: new Set(), // seats absent at the deal: a dead hand, not dealt in
     allin: new Set(),
     cards: {}, // seat -> [] face down, or the cards shown
     hole: [],
@@ -81,6 +83,7 @@ export function freshTable(name) {
     clock: null, // {seat, kind, deadline, total}
     thinkStart: 0, // when the player to act started thinking (performance.now())
     timeCalled: false,
+    timeCall: null, // {seat, by, countdownMs}: the Time called on the player to act
     cut: null, // {seat, deadline}
     ruling: null, // {make, until}
     pre: null, // {kind, status: "sent" | "recorded", id}

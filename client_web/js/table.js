@@ -77,9 +77,12 @@ function seatTags(tb, n, x) {
   if (x.busted) tags.push(t("outOfChips"));
   else if (x.short) tags.push(t("short"));
   else if (tb.allin.has(n) && !tb.folded.has(n) && inHand(tb)) tags.push(t("allin"));
-  if (tb.folded.has(n) && inHand(tb)) tags.push(t("folded"));
-  if (!x.connected && !x.busted) tags.push(t("away"));
+  // absent at the deal (cdc 4.1): a dead hand, never dealt cards, is not a fold
+  const dead = tb.dead.has(n) || (inHand(tb) && !tb.dealt.has(n));
+  if (tb.folded.has(n) && inHand(tb) && !dead) tags.push(t("folded"));
   if (x.sittingOut) tags.push(t("sittingOut"));
+  else if (dead && inHand(tb) && !x.busted && !x.short) tags.push(t("notDealt")); // (first: a seat is narrow)
+  if (!x.connected && !x.busted) tags.push(t("away"));
   if (x.leaving) tags.push(t("leaving"));
   return tags;
 }
