@@ -239,7 +239,22 @@ function renderDeparted(s) {
   show($("left-again"), !d.pending);
 }
 
+// The host's new limits or blinds change what one may bring (server/table/hosting.py): said
+// at the table as a host line; the page asks for a fresh snapshot, whose `cash` has them.
+function followHostOrders(s) {
+  const tb = s.t;
+  if (!tb.cash || !tb.synced) return;
+  const lines = tb.log.filter(([kind, m]) => kind === "chat" && m.player === "host" && m.seat == null);
+  const last = lines.length ? lines[lines.length - 1] : null;
+  const serial = last ? last[2] : 0;
+  if (tb.hostSerial === undefined) tb.hostSerial = serial; // lines from before this page
+  if (serial <= tb.hostSerial) return;
+  tb.hostSerial = serial;
+  if (/^(buy-ins from|blinds) /.test(last[1].text || "")) command("resync", { last_seq: 2 ** 52 });
+}
+
 export function renderCashForms(s) {
+  followHostOrders(s);
   renderAdd(s);
   renderDeparted(s);
   const tb = s.t;

@@ -28,6 +28,7 @@ export const CASH_EN = {
   amountHigh: "%n is more than %hi, the most you may bring.",
   amountUnit: "%n is not a multiple of %unit (chips go by multiples of the small blind).",
   // a cash player out of chips keeps his seat
+  stackCash: "adds chips: %n on the table now",
   bustedCash: "You are out of chips: your seat is kept. Rebuy to play on, or leave the table.",
   // leaving a cash table: the cash-out, confirmed by the server's amount
   leaveCashConfirm: "Leave the table and cash out your %n chips?",
@@ -86,6 +87,7 @@ export const CASH_FR = {
   amountLow: "%n, c'est moins que %lo, le minimum possible.",
   amountHigh: "%n, c'est plus que %hi, le maximum possible.",
   amountUnit: "%n n'est pas un multiple de %unit (les jetons vont par multiples de la petite blinde).",
+  stackCash: "ajoute des jetons : %n sur la table maintenant",
   bustedCash: "Vous n'avez plus de jetons : votre siège vous est gardé. Recavez-vous pour continuer, ou quittez la table.",
   leaveCashConfirm: "Quitter la table et encaisser vos %n jetons ?",
   leftPending: "Vous partez à la fin de cette donne : les jetons que vous aurez alors vous sont rendus.",

@@ -193,6 +193,7 @@ def test_buy_in_add_chips_and_cash_out_say_their_amounts(
     page.fill("#add-amount", "1000")
     page.click("#add-ok")
     page.wait_for_selector(".seat.you[data-seat='3'][data-stack='2500']")
+    page.wait_for_selector("#log li >> text=Ana adds chips: 2,500 on the table now")
     _, totals = ledger(web_server.base, table, invite)
     assert totals["Ana"][2:5] == ["2500", "0", "2500"]
     page.click("#add-chips")
@@ -216,4 +217,71 @@ def test_buy_in_add_chips_and_cash_out_say_their_amounts(
     assert [r[1] for r in rows if r[3] == "Ana"][-1] == "cash_out"
     # still watching the table: a free seat to buy in again
     wait_until(lambda: page.query_selector(".seat[data-seat='3'] button.sit"), "the free seat")
+    assert not seen_code(page)
+
+
+@pytest.mark.parametrize("viewport", SIZES, ids=SIZE_IDS)
+def test_the_host_reads_the_ledger_at_every_size(
+    web_server: WebServer, open_client: OpenClient, viewport: tuple[int, int]
+) -> None:
+    """The host's panel keeps its buttons whole, and the ledger opens above everything, in
+    view, its totals the server's (issue 29, item 3)."""
+    from .lobby import create_cash_table
+
+    client = open_client("host", viewport=viewport)
+    page = client.page
+    _, table, invite = create_cash_table(page, web_server.base, nick="Hugo", name="Grand livre")
+    page.click("#open-table")
+    page.wait_for_selector("#host-panel", state="visible")
+    page.click(".seat[data-seat='1'] button.sit")
+    page.fill("#buyin", "1500")
+    page.click("#buyin-ok")
+    page.wait_for_selector(".seat.you[data-seat='1'][data-stack='1500']")
+    assert_usable(page, "#host-pause", "#host-blinds button[type='submit']", "#room-add")
+    assert_usable(page, "#ledger-open")
+    page.click("#ledger-open")
+    page.wait_for_selector("#ledger-table tr[data-player='Hugo']")
+    row = "#ledger-table tr[data-player='Hugo']"
+    assert_usable(page, f"{row} td:first-child", f"{row} td:last-child", "#ledger-totals")
+    assert_usable(page, "#ledger-close")
+    cells = page.locator("#ledger-table tr[data-player='Hugo'] td").all_inner_texts()
+    _, totals = ledger(web_server.base, table, invite)
+    assert [digits(c) for c in cells[1:4]] == [int(x) for x in totals["Hugo"][2:5]]
+    totals_text = page.inner_text("#ledger-totals")
+    assert digits(totals_text.split("=")[0]) == 1500 and "rake" in totals_text, totals_text
+    client.shot(f"cash-ledger-host-{viewport[0]}x{viewport[1]}", full_page=False)
+    assert not seen_code(page)
+    page.click("#ledger-close")
+    page.wait_for_selector("#ledger-panel", state="hidden")
+
+
+@pytest.mark.parametrize("viewport", SIZES, ids=SIZE_IDS)
+def test_fpc_offers_a_rebuy_only_once_out_of_chips(
+    web_server: WebServer, open_client: OpenClient, viewport: tuple[int, int]
+) -> None:
+    """fpc cash: « une recave n'est pas possible tant que l'on possède des jetons »: with chips,
+    no Add chips button to be refused after; the buy-in form says the session's cap."""
+    from .wire import create_table
+
+    table, invite = create_table(
+        f"ws://127.0.0.1:{web_server.port}/ws", name="Club", profile="fpc", sb=25, bb=50,
+        game="cash", max_seats=6,
+    )  # fmt: skip
+    client = open_client("ana", locale="fr-FR", viewport=viewport)
+    page = client.page
+    enter(page, web_server.base, "Ana", f"/?table={table}&invite={invite}")
+    page.click(".seat[data-seat='2'] button.sit")
+    page.wait_for_selector("#buyin-form", state="visible")
+    hint = page.inner_text("#buyin-hint")
+    assert digits(hint.split("jetons")[0]) == 5005000, hint  # "De 500 à 5 000 jetons"
+    assert "session" in hint, hint
+    assert_usable(page, "#buyin", "#buyin-ok")
+    page.fill("#buyin", "6000")
+    page.click("#buyin-ok")
+    assert "5" in page.inner_text("#buyin-error") and page.is_visible("#buyin-form")
+    page.fill("#buyin", "2000")
+    page.click("#buyin-ok")
+    page.wait_for_selector(".seat.you[data-seat='2'][data-stack='2000']")
+    assert page.is_visible("#leave") and page.is_hidden("#add-chips")
+    client.shot(f"cash-fpc-seated-{viewport[0]}x{viewport[1]}", full_page=False)
     assert not seen_code(page)

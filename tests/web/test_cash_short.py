@@ -107,6 +107,9 @@ def test_a_short_stack_is_told_on_screen_and_adds_chips_from_the_page(
         assert not [x for x in bob.messages if x.get("t") == "hand_start"]
         # Ana adds chips from the page: dealt in at once, the words gone
         page.click("#add-chips")
+        # the form says the host's new limits (the page asked for them: a fresh snapshot)
+        hint = page.inner_text("#add-hint")
+        assert "600 to 6,000" in hint and "(500)" in hint, hint
         page.fill("#add-amount", "600")
         page.click("#add-ok")
         start = bob.first("hand_start")
