@@ -190,7 +190,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.only != "null":
         server = ServerProcess(
             work / "data",
-            created_timings=True,
             max_tables=max(2000, args.tables + 10),
             cut_seconds=args.cut_seconds,
             next_hand_seconds=args.next_hand_seconds,

@@ -6,21 +6,15 @@ Every server started here lifts the per-address limits (connections, registratio
 ``LOAD_TEST_ENV``), since every bot of a load test comes from 127.0.0.1, and runs with the file
 descriptor limit raised to its hard limit.
 
-``python -m bots.launch serve [server options] [--max-tables N] [--created-timings]`` runs the
-server in this process through ``server.__main__.amain``. It exists for two gaps of the server
-command line (reported): ``--max-tables`` is read by ``amain`` but not declared by its parser,
-and tables made with ``create`` use the default cut / showdown / next-hand pauses instead of the
-command line's (``--created-timings`` applies them).
+The bots reach the server only through its command line and the protocol (never an import of
+``server``: pyproject's import contracts). Tables made with ``create`` take the command line's
+cut / showdown / next-hand pauses, and ``--max-tables`` bounds them.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import contextlib
-import dataclasses
 import functools
-import logging
 import os
 import re
 import resource
@@ -44,7 +38,6 @@ __all__ = [
     "free_port",
     "raise_fd_limit",
     "rss_kib",
-    "serve",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,21 +87,9 @@ def rss_kib(pid: int) -> int | None:
 
 
 @functools.cache
-def _server_accepts(option: str) -> bool:
-    out = subprocess.run(
-        [sys.executable, "-m", "server", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    return option in out.stdout
-
-
 class ServerProcess:
     """A server subprocess. ``options`` are command-line options (``cut_seconds=0.2`` becomes
-    ``--cut-seconds 0.2``). ``created_timings``: tables made with ``create`` get the command
-    line's pauses too (through the ``serve`` shim). ``env``: more environment variables (over
+    ``--cut-seconds 0.2``). ``env``: more environment variables (over
     ``LOAD_TEST_ENV``, which ``lift_limits=False`` leaves out)."""
 
     def __init__(
@@ -116,7 +97,6 @@ class ServerProcess:
         data: Path,
         *,
         port: int = 0,
-        created_timings: bool = False,
         log_level: str = "WARNING",
         env: Mapping[str, str] | None = None,
         lift_limits: bool = True,
@@ -125,7 +105,6 @@ class ServerProcess:
         self.data = data
         self.port = port or free_port()
         self.options = options
-        self.created_timings = created_timings
         self.log_level = log_level
         self.env = {**(LOAD_TEST_ENV if lift_limits else {}), **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
@@ -144,10 +123,6 @@ class ServerProcess:
         args = ["--port", str(self.port), "--data", str(self.data)]
         for key, value in self.options.items():
             args += [f"--{key.replace('_', '-')}", str(value)]
-        shim = self.created_timings or not _server_accepts("--max-tables")
-        if shim:
-            extra = ["--created-timings"] if self.created_timings else []
-            return [sys.executable, "-m", "bots.launch", "serve", *args, *extra]
         return [sys.executable, "-m", "server", *args]
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
@@ -298,43 +273,3 @@ class RedisProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def serve(argv: list[str]) -> None:
-    """Run the server in this process (see the module doc)."""
-    from server import __main__ as srv
-    from server.gateway.app import Gateway
-    from server.runtime import tune_gc
-
-    extra = argparse.ArgumentParser(add_help=False)
-    extra.add_argument("--max-tables", type=int, default=2000)
-    extra.add_argument("--created-timings", action="store_true")
-    known, rest = extra.parse_known_args(argv)
-    args = srv.parse_args(rest)
-    if not hasattr(args, "max_tables"):
-        args.max_tables = known.max_tables
-    if known.created_timings:
-        original = Gateway.create_table
-
-        def create_table(self: Gateway, config: Any) -> Any:
-            if config.table_id != "friends":
-                config = dataclasses.replace(
-                    config,
-                    cut_seconds=args.cut_seconds,
-                    next_hand_seconds=args.next_hand_seconds,
-                    showdown_seconds=args.showdown_seconds,
-                )
-            return original(self, config)
-
-        Gateway.create_table = create_table  # type: ignore[method-assign]
-    level = os.environ.get("BRASSEUR_LOG_LEVEL", "INFO")
-    logging.basicConfig(level=level, format="%(asctime)s %(name)s %(message)s")
-    tune_gc()
-    asyncio.run(srv.amain(args))
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["serve"]:
-        serve(sys.argv[2:])
-    else:
-        sys.exit("usage: python -m bots.launch serve [server options]")

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
 
 from .client import Bot, BotError
+from .load_config import LoadConfig
 from .notebook import Notebook
 from .stats import Stats
 from .strategies import make_strategy
-
-if TYPE_CHECKING:
-    from .loadtest import LoadConfig
 
 __all__ = [
     "done",

@@ -167,9 +167,25 @@ class TableMirror:
     def apply(self, event: m.Message) -> None:
         """Apply one sequenced event (``accept`` said ``apply``)."""
         self.seq = getattr(event, "seq", self.seq)
-        apply = _APPLY.get(type(event))
-        if apply is not None:
-            apply(self, event)
+        match event:  # a clock or a chat event: nothing
+            case m.ActionEvent():
+                self._action(event)
+            case m.HoleCards():
+                self._hole(event)
+            case m.BoardEvent():
+                self._board(event)
+            case m.PotAwarded():
+                self._pot(event)
+            case m.ShownEvent():
+                self._shown(event)
+            case m.HandStart():
+                self._hand_start(event)
+            case m.CutPrompt():
+                self.phase = "cut"
+            case m.HandEnd():
+                self._hand_end(event)
+            case m.SeatEvent():
+                self._seat(event)
 
     def _board(self, e: m.BoardEvent) -> None:
         self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in e.pots]
@@ -194,9 +210,6 @@ class TableMirror:
             return 0
         top = max(self.put.get(s, 0) for s in live)
         return sum(max(0, self.put.get(s, 0) - top) for s in self.folded)
-
-    def _cut_prompt(self, e: m.CutPrompt) -> None:
-        self.phase = "cut"
 
     def _seat(self, e: m.SeatEvent) -> None:
         if e.status == "busted":
@@ -331,17 +344,3 @@ class TableMirror:
     def take_notes(self) -> HandNotes | None:
         notes, self.notes = self.notes, None
         return notes
-
-
-_APPLY: dict[type[m.Message], Callable[[TableMirror, Any], None]] = {
-    m.ActionEvent: TableMirror._action,
-    m.HoleCards: TableMirror._hole,
-    m.BoardEvent: TableMirror._board,
-    m.PotAwarded: TableMirror._pot,
-    m.ShownEvent: TableMirror._shown,
-    m.HandStart: TableMirror._hand_start,
-    m.CutPrompt: TableMirror._cut_prompt,
-    m.HandEnd: TableMirror._hand_end,
-    m.SeatEvent: TableMirror._seat,
-}
-"""What each sequenced event does to the mirror (a clock or a chat event: nothing)."""

@@ -36,7 +36,7 @@ FAST = {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     data: Path = tmp_path_factory.mktemp("server")
-    with ServerProcess(data, created_timings=True, max_tables=50, **FAST) as proc:
+    with ServerProcess(data, max_tables=50, **FAST) as proc:
         yield proc
     assert "Traceback" not in proc.stderr(), proc.stderr()[-3000:]
 

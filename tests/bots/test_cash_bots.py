@@ -53,7 +53,7 @@ def imbalance(entries: list[dict[str, str]], on_table: int) -> int:
 
 
 def test_300_hands_of_cash_with_rebuys_a_waiting_list_and_a_kill_9(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path / "data", created_timings=True, max_tables=10, **FAST).start()
+    server = ServerProcess(tmp_path / "data", max_tables=10, **FAST).start()
     try:
         table, host, stats, kinds = asyncio.run(_play(server))
         entries, on_table = ledger(server, table, host)

@@ -28,7 +28,7 @@ def imbalance(server: ServerProcess, table: str, token: str) -> int:
 
 
 def test_bots_balanced_to_another_table_of_the_room_play_on_there(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path / "data", created_timings=True, max_tables=10, **FAST).start()
+    server = ServerProcess(tmp_path / "data", max_tables=10, **FAST).start()
     try:
         stats, moved = asyncio.run(_play(server))
         assert len(moved) == 2, moved  # 6 against 1: two move, whole stacks
