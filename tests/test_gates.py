@@ -87,7 +87,9 @@ def test_reaching_into_private_members_fails_ruff(sources: Path) -> None:
     ruff = [sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "SLF", str(path)]
     clean = run(ruff, sources)
     assert clean.returncode == 0, clean.stdout
-    before = with_line(path, "def _peek(x: object) -> object:\n    return x._hidden  # type: ignore")
+    before = with_line(
+        path, "def _peek(x: object) -> object:\n    return x._hidden  # type: ignore"
+    )
     try:
         out = run(ruff, sources)
     finally:
