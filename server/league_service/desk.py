@@ -219,16 +219,25 @@ class LeagueDesk:
             self.store.set_approval(league.id, msg.approval)
         return self._league(league.id), member
 
+    def _directed_event(
+        self, msg: m.LeagueEventCancel | m.LeagueEventClose, action: Action
+    ) -> tuple[League, str, LeagueEvent]:
+        """The league, the member and the event of a director's request about one event:
+        ``league.not_member`` / ``league.forbidden`` unless his role allows ``action``,
+        ``league.not_found`` for an event of another league."""
+        member = self._member(msg.member)
+        league = self._league(msg.league)
+        require(league.role_of(member), action)
+        event = self.store.event(msg.event)
+        if event is None or event.league != league.id:
+            raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such event in this league")
+        return league, member, event
+
     def _cancel(self, msg: m.LeagueEventCancel) -> tuple[League, str]:
         """An event that has not started is cancelled (ligue, « LES ÉTABLISSEMENTS » 4);
         its timer stops and nobody registers any more. A started one plays to its end
         (``league.bad_transition``)."""
-        member = self._member(msg.member)
-        league = self._league(msg.league)
-        require(league.role_of(member), Action.CANCEL_EVENT)
-        event = self.store.event(msg.event)
-        if event is None or event.league != league.id:
-            raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such event in this league")
+        league, member, event = self._directed_event(msg, Action.CANCEL_EVENT)
         if event.status is EventStatus.RUNNING:
             raise LeagueRefusal(RefusalCode.BAD_TRANSITION, "a started event plays to its end")
         self.events.cancel(advance(event, EventStep.CANCEL, "cancelled by a director"))
@@ -240,12 +249,7 @@ class LeagueDesk:
         tournament's director closes it as from his console, and an event with one player
         left ends at once. ``league.bad_transition`` when it is not open (not started,
         finished, or closed already); nothing changes."""
-        member = self._member(msg.member)
-        league = self._league(msg.league)
-        require(league.role_of(member), Action.CLOSE_REGISTRATION)
-        event = self.store.event(msg.event)
-        if event is None or event.league != league.id:
-            raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such event in this league")
+        league, member, event = self._directed_event(msg, Action.CLOSE_REGISTRATION)
         live = None
         single = event.kind is not EventKind.CUP and self.events.nights.night_of(event) is None
         if event.status is EventStatus.RUNNING and single:

@@ -36,6 +36,7 @@ from server.league.points import FPC_TOUR_DES_POTES
 from server.league.results import Entry, EventKind, EventResult
 
 from .conftest import Client, WebServer, _free_port, _require_browser, serve, wait_until
+from .seen import assert_no_code, assert_seen
 from .test_league_cup import Member
 from .test_league_late import Caller, token_of
 from .test_leagues import LAPTOP, PHONE, Seat, create_account, get_json, standings_shown
@@ -46,23 +47,9 @@ PHONE_TALL = (390, 844)
 SIZES = (PHONE_TALL, PHONE, LAPTOP)
 AHEAD = 40  # seconds from scheduling to the start: two members register from their pages
 
-# What a person sees of one element: in the viewport once scrolled to, and on top (the
-# element at its centre is itself or inside it); and whether any text shows code.
-SEEN = """(sel) => {
-  const n = document.querySelector(sel);
-  if (!n || !n.getClientRects().length) return {found: false};
-  n.scrollIntoView({block: 'center', inline: 'nearest'});
-  const r = n.getBoundingClientRect();
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  const hit = document.elementFromPoint(x, y);
-  return {found: true, text: n.innerText, inside: r.left >= 0 && r.top >= 0 &&
-    r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
-    onTop: Boolean(hit) && (hit === n || n.contains(hit)),
-    covering: hit ? hit.outerHTML.slice(0, 80) : ''};
-}"""
-CODE = """() => ['=>', '${', 'undefined', 'NaN', '[object']
-  .filter((s) => document.body.innerText.includes(s))"""
-
+# Scrolls an element to the middle of the window (what a person does to reach it).
+SCROLL = """(sel) => { const n = document.querySelector(sel);
+  if (n) n.scrollIntoView({block: 'center', inline: 'nearest'}); }"""
 WIDE = """() => [...document.querySelectorAll('body *')]
   .filter((n) => n.getClientRects().length && n.getBoundingClientRect().right > innerWidth + 0.5)
   .map((n) => n.id || n.className || n.tagName).slice(0, 12)"""
@@ -77,13 +64,13 @@ def seen(client: Client, selector: str, label: str) -> str:
     text = ""
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        box = page.evaluate(SEEN, selector)
-        assert box["found"], f"{selector} not shown at {width}x{height}"
-        assert box["inside"] and box["onTop"], (selector, width, height, box)
-        assert page.evaluate(CODE) == [], (width, height, page.evaluate(CODE))
+        page.evaluate(SCROLL, selector)
+        assert_seen(page, selector, who=client.name)
+        shown = assert_no_code(page, f"{client.name} at {width}x{height}")
+        assert not [w for w in ("undefined", "NaN", "[object") if w in shown], shown[:2000]
         assert page.evaluate("document.scrollingElement.scrollWidth") <= width, page.evaluate(WIDE)
         client.shot(f"league-e2e-{label}-{width}x{height}", full_page=False)
-        text = str(box["text"])
+        text = page.inner_text(selector)
     if own:
         page.set_viewport_size(own)
     return text
