@@ -254,13 +254,13 @@ function clockText(seconds) {
 // and the tournament clock's time left until then (`left`, seconds; the server's
 // `late_left` counted down here). "" when it is not open. With one player left, the
 // tournament ends only when it closes: say so, and to the director how to end it now.
-export function lateWaitText(st, left, director) {
+export function lateWaitText(st, left, director, mine = false) {
   const open = st && st.late_left !== null && st.late_left !== undefined;
   if (!open || st.phase === "registering" || st.phase === "finished") return "";
   const time = st.paused ? t("latePaused") : t("lateLeft").replace("%t", clockText(left));
   const level = String(st.late_until_level ?? "");
   if ((st.players_left ?? 0) <= 1) {
-    const text = t("lateOneLeft").replace("%l", level).replace("%t", time);
+    const text = t(mine ? "lateOneLeftYou" : "lateOneLeft").replace("%l", level).replace("%t", time);
     return director ? `${text} ${t("lateOneLeftDirector")}` : text;
   }
   return `${t("lateUntil").replace("%l", level)} (${time}).`;
@@ -281,7 +281,8 @@ export function tickTournament() {
     if (st.phase !== "finished") shown = clockText(countedDown(st, st.level_left));
   }
   $("t-countdown").textContent = shown;
-  const late = st ? lateWaitText(st, countedDown(st, st.late_left ?? 0), Boolean(T.director)) : "";
+  const last = Boolean(T.mine && st && st.you && st.you.table); // the one left is the reader
+  const late = st ? lateWaitText(st, countedDown(st, st.late_left ?? 0), Boolean(T.director), last) : "";
   $("t-late").hidden = !late;
   if ($("t-late").textContent !== late) $("t-late").textContent = late;
   if (T.director) {

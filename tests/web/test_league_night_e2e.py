@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import json
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -262,7 +263,10 @@ def test_a_league_night_played_to_its_end_with_late_registration_said_and_closed
         bob.page.wait_for_selector("#tournament-view", state="visible")
         bob.page.wait_for_selector("#t-late", state="visible")
         text = seen(bob, "#t-late", "tournament-waits")
-        assert "One player left" in text and "end of level 2" in text, text
+        kept = bob.page.evaluate("(t) => localStorage.getItem('brasseur.tournament.' + t)", t1)
+        bob_is_last = state["players"][0][0] == json.loads(kept)["player"]
+        said = "You are the last player in" if bob_is_last else "One player left"
+        assert said in text and "end of level 2" in text, text
         assert "left" in text and "Close" not in text  # (the director's words are his)
         assert bob.page.inner_text("#t-players") == "1/4"
 
