@@ -1,8 +1,8 @@
 """A league night end to end in the browser (issue 29: its league-night scenario, items 1 and
-9): accounts, a league, a Tour des Potes season (fpc part B points), two stages of four
-players (Ana on a 390x844 phone, Bob on a 360x640 phone, Cat and Dan over the wire; the
-director on a 1366x768 laptop) played to their end, the standings equal to the book's points
-on every page, in JSON and in CSV (with the players' names).
+9): accounts, a league, a Tour des Potes season (fpc part B points) and its two stages made
+from the director's forms, each of four players (Ana on a 390x844 phone, Bob on a 360x640
+phone, Cat and Dan over the wire; the director on a 1366x768 laptop) played to their end,
+the standings equal to the book's points on every page, in JSON and in CSV (with names).
 
 Stage 1 is all-in every hand: once one player is left, late registration (open to the end of
 level 2, fpc 2-2) is all the stage waits for, and every page says so and until when; a plain
@@ -40,7 +40,15 @@ from .conftest import Client, WebServer, _free_port, _require_browser, serve, wa
 from .seen import assert_no_code, assert_seen
 from .test_league_cup import Member
 from .test_league_late import Caller, token_of
-from .test_leagues import LAPTOP, PHONE, Seat, create_account, get_json, standings_shown
+from .test_leagues import (
+    LAPTOP,
+    PHONE,
+    Seat,
+    create_account,
+    get_json,
+    in_the_future,
+    standings_shown,
+)
 
 OpenClient = Callable[..., Client]
 CLOCK = 10
@@ -161,19 +169,26 @@ def test_a_league_night_played_to_its_end_with_late_registration_said_and_closed
     director = open_client("director-e2e", "fr-FR", LAPTOP)
     director.page.goto(server.base + "/")
     create_account(director.page, "dir_e2e", "Dominique")
-    session = director.page.evaluate("JSON.parse(localStorage.getItem('brasseur.member'))")
-    desk = Member(port, "Dominique", str(session["token"]), str(session["member"]))
     wire = [Member(port, login) for login in ("cat_e2e", "dan_e2e")]
     eve = Member(port, "eve_e2e")  # an account of no league: a stranger
     seats: list[Seat] = []
     try:
-        made = desk.ask(t="league_create", member=desk.token, name="Les Potes du jeudi")
-        league, invite = made["league"], made["invite"]
-        season = desk.ask(
-            t="season_create", member=desk.token, league=league, name="2026",
-            points="fpc_tour_des_potes",
-        )  # fmt: skip
-        sid = season["seasons"][0]["id"]
+        # the director's league and season, from his page's forms
+        page = director.page
+        page.wait_for_selector("#leagues-panel", state="visible")
+        page.fill("#lg-new-name", "Les Potes du jeudi")
+        page.click("#lg-create")
+        page.wait_for_selector("#league-created", state="visible")
+        link = page.input_value("#league-link")
+        league, invite = link.split("league=")[1].split("&")[0], link.split("join=")[1]
+        page.click("#league-open")
+        page.wait_for_selector("#se-name", state="visible")
+        page.fill("#se-name", "2026")
+        page.select_option("#se-points", "fpc_tour_des_potes")
+        page.click("#se-create")
+        page.wait_for_selector(".lg-season h2:text('2026')")
+        sid = str(page.get_attribute(".lg-season", "data-season"))
+        # the members: Ana and Bob open the invite link and create their accounts there
         pages = {"Ana": open_client("ana-e2e", "fr-FR", PHONE_TALL)}
         pages["Bob"] = open_client("bob-e2e", "en-US", PHONE)
         for name, client in pages.items():
@@ -183,27 +198,32 @@ def test_a_league_night_played_to_its_end_with_late_registration_said_and_closed
             client.page.wait_for_selector(".lg-season")
         for member in wire:
             member.ask(t="league_join", member=member.token, invite=invite)
-        starts = int(time.time()) + AHEAD
-        events = []
+        # two stages, from the event form, starting together a little later
+        page.wait_for_selector("#lg-event-panel", state="visible")
         for stage in ("Etape 1", "Etape 2"):
-            created = desk.ask(
-                t="league_event_create", member=desk.token, league=league, season=sid,
-                name=stage, kind="tournament", structure="tour_des_potes_bb_ante",
-                starts_at=starts,
-            )  # fmt: skip
-            events = created["seasons"][0]["events"]
+            date, clock, starts = in_the_future(page, AHEAD)
+            page.fill("#ev-name", stage)
+            page.select_option("#ev-structure", "tour_des_potes_bb_ante")
+            page.fill("#ev-date", date)
+            page.fill("#ev-time", clock)
+            page.click("#ev-create")
+            page.wait_for_selector(f".lg-event:has(strong:text-is('{stage}'))")
+        events = page.evaluate(
+            "() => [...document.querySelectorAll('.lg-event')].map((e) => ({id: e.dataset.event,"
+            " tournament: e.dataset.tournament, startsAt: Number(e.dataset.startsAt),"
+            " name: e.querySelector('strong').textContent}))"
+        )
         one, two = (next(e for e in events if e["name"] == n) for n in ("Etape 1", "Etape 2"))
         tids = {one["id"]: one["tournament"], two["id"]: two["tournament"]}
-        director.page.goto(f"{server.base}/?league={league}")
+        starts = min(one["startsAt"], two["startsAt"])
 
         # the event's time names its time zone (issue 29, item 9)
-        line = event_line(director.page, one["id"])
-        director.page.wait_for_selector(f"{line} time")
-        shown_time = director.page.inner_text(f"{line} time")
-        zone = director.page.evaluate(
+        line = event_line(page, one["id"])
+        shown_time = page.inner_text(f"{line} time")
+        zone = page.evaluate(
             "(u) => new Intl.DateTimeFormat('fr-FR', {timeZoneName: 'short'})"
             ".formatToParts(new Date(u * 1000)).find((p) => p.type === 'timeZoneName').value",
-            starts,
+            one["startsAt"],
         )
         assert zone in shown_time, (zone, shown_time)
 
@@ -377,7 +397,7 @@ def test_a_league_night_played_to_its_end_with_late_registration_said_and_closed
     finally:
         for seat in seats:
             seat.close()
-        for member in (desk, eve, *wire):
+        for member in (eve, *wire):
             member.close()
     assert time.monotonic() - started < 240
 
