@@ -33,7 +33,9 @@ function tableName(s) {
 
 // A new decision of ours: the phone vibrates; hidden, the notification (if asked for).
 function alertTurn(s, c) {
-  if (phone()) {
+  // (a browser vibrates only once the page was touched: asked before, it complains)
+  const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (phone() && touched) {
     try {
       if (navigator.vibrate([180, 90, 180])) count("turnVibrations");
     } catch {

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from .wire import WirePlayer
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 CHROMIUM = os.environ.get("BRASSEUR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -229,6 +231,15 @@ def open_client(browser: Browser) -> Iterator[Any]:
             context.close()
     errors = [f"{c.name}: {e}" for c in clients for e in c.errors]
     assert not errors, "errors in the browser console:\n" + "\n".join(errors)
+
+
+@pytest.fixture
+def wires() -> Iterator[list[WirePlayer]]:
+    """Players over the wire a test starts (append them): closed at its end."""
+    players: list[WirePlayer] = []
+    yield players
+    for player in players:
+        player.close()
 
 
 def wait_until(predicate: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:

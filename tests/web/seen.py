@@ -8,6 +8,10 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+SIZES = [(390, 844), (360, 640), (1366, 768)]
+"""Issue 29's sizes: two phones and a laptop."""
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+
 UNCOVERED = """(sels) => sels.map((sel) => {
   const n = document.querySelector(sel);
   if (!n || !n.getClientRects().length) return {sel, shown: false};

@@ -20,10 +20,8 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, Route
 
 from .conftest import Client, WebServer, wait_until
@@ -31,14 +29,6 @@ from .test_table import OpenClient, check_or_call_in_page, link, my_turn, sit, w
 from .wire import WirePlayer, create_table
 
 SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-
-
-@pytest.fixture
-def wires() -> Iterator[list[WirePlayer]]:
-    players: list[WirePlayer] = []
-    yield players
-    for player in players:
-        player.close()
 
 
 def card_text(card: str) -> str:

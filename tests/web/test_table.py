@@ -21,7 +21,7 @@ import contextlib
 import json
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -78,14 +78,6 @@ def sit(client: Client, url: str, nick: str, seat: int) -> None:
     page.wait_for_selector("#nick-form", state="hidden")
     page.click(f".seat[data-seat='{seat}'] button.sit")
     page.wait_for_selector(f".seat.you[data-seat='{seat}']")
-
-
-@pytest.fixture
-def wires() -> Iterator[list[WirePlayer]]:
-    players: list[WirePlayer] = []
-    yield players
-    for player in players:
-        player.close()
 
 
 def my_turn(clients: list[Client], timeout: float = 20.0) -> Client:

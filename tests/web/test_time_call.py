@@ -25,11 +25,9 @@ from typing import Any
 import pytest
 
 from .conftest import Client, WebServer, serve, wait_until
-from .seen import assert_no_code, assert_seen
+from .seen import SIZE_IDS, SIZES, assert_no_code, assert_seen
 from .test_table import OpenClient, link, my_turn, sit, ws_url
 from .wire import WirePlayer, check_or_call, create_table
-
-SIZES = [(390, 844), (360, 640), (1366, 768)]
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +49,6 @@ def time_server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Itera
         found = re.search(r"(http://\S+\?table=friends&invite=\S+)", printed)
         assert found, printed[-2000:]
         yield WebServer(port=port, invite_link=found.group(1), data=data)
-
-
-@pytest.fixture
-def wires() -> Iterator[list[WirePlayer]]:
-    players: list[WirePlayer] = []
-    yield players
-    for player in players:
-        player.close()
 
 
 def time_event(wire: WirePlayer, hand: int) -> dict[str, Any] | None:
@@ -88,7 +78,7 @@ def clock_seconds(text: str) -> int:
     return int(found.group(1))
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_the_time_called_is_seen_by_all_with_its_countdown(
     time_server: WebServer,
     open_client: OpenClient,

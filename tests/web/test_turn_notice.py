@@ -19,18 +19,15 @@ Screenshots go to test-artifacts/web/.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
 from .conftest import Client, WebServer, wait_until
-from .seen import assert_no_code, assert_seen
+from .seen import SIZE_IDS, SIZES, assert_no_code, assert_seen
 from .test_table import OpenClient, check_or_call_in_page, link, my_turn, sit, ws_url
 from .wire import WirePlayer, check_or_call, create_table
-
-SIZES = [(390, 844), (360, 640), (1366, 768)]
 
 # Before the page's own scripts: the page's visibility under the test's control, the
 # notifications and vibrations recorded (the real ones still made).
@@ -57,14 +54,6 @@ if (window.Notification) {
 window.__vibes = [];
 navigator.vibrate = (pattern) => { window.__vibes.push(pattern); return true; };
 """
-
-
-@pytest.fixture
-def wires() -> Iterator[list[WirePlayer]]:
-    players: list[WirePlayer] = []
-    yield players
-    for player in players:
-        player.close()
 
 
 def decisions(page: Page) -> int:
@@ -98,11 +87,23 @@ def log_state(page: Page) -> dict[str, Any]:
     return found
 
 
+def scrolled_then_played(client: Client, follows: str, scroll: str) -> dict[str, Any]:
+    """The person scrolls the log (``scroll``, a statement on ``l``: a scroll event like
+    his), the page takes it (``data-follow``), then lines come: the log's state after."""
+    page = client.page
+    page.eval_on_selector("#log", f"l => {{ {scroll}; }}")
+    wait_until(lambda: page.get_attribute("#log", "data-follow") == follows, "the scroll", 5)
+    seen = log_state(page)["n"]
+    next_turn(client)
+    wait_until(lambda: log_state(page)["n"] > seen, "new lines", 10)
+    return log_state(page)
+
+
 def tags(page: Page, seat: int) -> str:
     return page.inner_text(f".seat[data-seat='{seat}'] .tags")
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_your_turn_reaches_you_in_another_tab_and_the_log_follows_the_hand(
     web_server: WebServer,
     open_client: OpenClient,
@@ -208,15 +209,5 @@ def test_your_turn_reaches_you_in_another_tab_and_the_log_follows_the_hand(
     page.evaluate("() => scrollTo(0, 0)")
 
     # scrolled up by the person: lines come, it stays; back down: it follows again
-    page.eval_on_selector("#log", "l => { l.scrollTop = 0; }")
-    wait_until(lambda: page.get_attribute("#log", "data-follow") == "0", "scrolled up", 5)
-    seen = log_state(page)["n"]
-    next_turn(ana)
-    wait_until(lambda: log_state(page)["n"] > seen, "new lines", 10)
-    assert log_state(page)["top"] <= 1, log_state(page)
-    page.eval_on_selector("#log", "l => { l.scrollTop = l.scrollHeight; }")
-    wait_until(lambda: page.get_attribute("#log", "data-follow") == "1", "back down", 5)
-    seen = log_state(page)["n"]
-    next_turn(ana)
-    wait_until(lambda: log_state(page)["n"] > seen, "new lines", 10)
-    assert log_state(page)["gap"] <= 2, log_state(page)
+    assert scrolled_then_played(ana, "0", "l.scrollTop = 0")["top"] <= 1
+    assert scrolled_then_played(ana, "1", "l.scrollTop = l.scrollHeight")["gap"] <= 2
