@@ -88,6 +88,14 @@ def enter(page: Any, base: str, nick: str, url: str = "/") -> None:
     page.wait_for_selector("#nick-form", state="hidden")
 
 
+def buy_in(page: Any, seat: int, amount: int) -> None:
+    """Buy in at a free seat from the page, and wait to be seated with that stack."""
+    page.click(f".seat[data-seat='{seat}'] button.sit")
+    page.fill("#buyin", str(amount))
+    page.click("#buyin-ok")
+    page.wait_for_selector(f".seat.you[data-seat='{seat}'][data-stack='{amount}']")
+
+
 @pytest.mark.parametrize("viewport", SIZES, ids=SIZE_IDS)
 def test_the_lobby_cash_form_says_its_limits_and_sets_a_rake(
     web_server: WebServer, open_client: OpenClient, viewport: tuple[int, int]
@@ -233,10 +241,7 @@ def test_the_host_reads_the_ledger_at_every_size(
     _, table, invite = create_cash_table(page, web_server.base, nick="Hugo", name="Grand livre")
     page.click("#open-table")
     page.wait_for_selector("#host-panel", state="visible")
-    page.click(".seat[data-seat='1'] button.sit")
-    page.fill("#buyin", "1500")
-    page.click("#buyin-ok")
-    page.wait_for_selector(".seat.you[data-seat='1'][data-stack='1500']")
+    buy_in(page, 1, 1500)
     assert_usable(page, "#host-pause", "#host-blinds button[type='submit']", "#room-add")
     assert_usable(page, "#ledger-open")
     page.click("#ledger-open")

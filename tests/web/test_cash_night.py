@@ -95,15 +95,18 @@ class Night:
         act(client, chosen)
 
     def until(self, done: Callable[[], Any], what: str, timeout: float = 60) -> Any:
-        deadline = time.monotonic() + timeout
-        while True:
+        """``done()`` once true, the pages played meanwhile."""
+
+        def played() -> Any:
             value = done()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}: {self.said()}")
-            self.step()
-            time.sleep(0.05)
+            if not value:
+                self.step()
+            return value
+
+        try:
+            return wait_until(played, what, timeout)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}: {self.said()}") from None
 
 
 def test_a_cash_night_among_four_browsers(web_server: WebServer, open_client: OpenClient) -> None:
@@ -243,15 +246,13 @@ def test_a_cash_night_among_four_browsers(web_server: WebServer, open_client: Op
     page.click("#ledger-close")
 
     # the host pauses (the chips stop moving) and settles with the ledger on his laptop
-    night.until(
-        lambda: host.get_attribute("#table-view", "data-phase") == "between", "a hand's end"
-    )
+    def no_hand() -> bool:  # between hands, or no hand (the table may wait for players)
+        return host.get_attribute("#table-view", "data-phase") in ("between", "waiting")
+
+    night.until(no_hand, "a hand's end")
     assert_usable(host, "#host-pause")
     host.click("#host-pause")
-    night.until(
-        lambda: host.get_attribute("#table-view", "data-phase") in ("between", "waiting"),
-        "the pause",
-    )
+    night.until(no_hand, "the pause")
     time.sleep(2)  # the hand the pause let finish is over
     night.step()
     host.click("#ledger-open")
