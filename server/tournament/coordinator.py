@@ -64,8 +64,6 @@ log = logging.getLogger("brasseur.tournament")
 
 Report = tuple[str, dict[str, Any]]
 
-_Handler = Callable[["DirectorLoop", dict[str, Any], float], Sequence[Instruction]]
-
 
 class Coordinator(Protocol):
     def submit(self, kind: str, data: dict[str, Any]) -> None:
@@ -99,14 +97,40 @@ class DirectorLoop:
         """Players' calls for the director waiting for a ruling (oldest first)."""
         self.next_call = 1
 
+    def _handlers(self) -> dict[str, Callable[[dict[str, Any], float], Sequence[Instruction]]]:
+        """Report kind -> its handler (``ended`` as JSON: the Redis stream's)."""
+        return {
+            "register": self._register,
+            "start": self._start,
+            "ready": self._ready,
+            "allin": self._allin,
+            "ended": self._ended,
+            "tick": self._tick,
+            "present": self._present,
+            "pause": self._pause,
+            "resume": self._resume,
+            "stop": self._stop,
+            "close_late": self._close_late,
+            "abandon": self._abandon,
+            "rebuy": self._rebuy,
+            "reenter": self._reenter,
+            "spectators": self._spectators,
+            "adjust": self._adjust,
+            "move": self._move,
+            "warn": self._warn,
+            "penalty": self._penalty,
+            "call": self._call,
+            "rule": self._rule,
+        }
+
     def handle(self, kind: str, data: dict[str, Any], now: float) -> list[Instruction]:
         """One report (see the module doc): the decisions to carry out."""
-        handler = _HANDLERS.get(kind)
+        handler = self._handlers().get(kind)
         if handler is None:
             log.warning("unknown report %s", kind)
             return []
         try:
-            out = handler(self, data, now)
+            out = handler(data, now)
         except DirectorError as exc:
             log.warning("director refused %s %s: %s", kind, data, exc)
             if kind in ("register", "rebuy", "reenter"):
@@ -321,32 +345,6 @@ class DirectorLoop:
 
     def state(self, now: float) -> dict[str, Any]:
         return tournament_state(self, now)
-
-
-_HANDLERS: dict[str, _Handler] = {
-    "register": DirectorLoop._register,
-    "start": DirectorLoop._start,
-    "ready": DirectorLoop._ready,
-    "allin": DirectorLoop._allin,
-    "ended": DirectorLoop._ended,
-    "tick": DirectorLoop._tick,
-    "present": DirectorLoop._present,
-    "pause": DirectorLoop._pause,
-    "resume": DirectorLoop._resume,
-    "stop": DirectorLoop._stop,
-    "close_late": DirectorLoop._close_late,
-    "abandon": DirectorLoop._abandon,
-    "rebuy": DirectorLoop._rebuy,
-    "reenter": DirectorLoop._reenter,
-    "spectators": DirectorLoop._spectators,
-    "adjust": DirectorLoop._adjust,
-    "move": DirectorLoop._move,
-    "warn": DirectorLoop._warn,
-    "penalty": DirectorLoop._penalty,
-    "call": DirectorLoop._call,
-    "rule": DirectorLoop._rule,
-}
-"""Report kind -> its handler (``ended`` as JSON: the Redis stream's)."""
 
 
 def tournament_state(loop: DirectorLoop, now: float) -> dict[str, Any]:

@@ -64,6 +64,20 @@ class _Table:
     gone: set[str] = field(default_factory=set)
 
 
+@dataclass(frozen=True, slots=True)
+class TableHand:
+    """What the director knows of a table's hand, read only (:meth:`Floor.table_hand`): for
+    the parts beside it (a table rebuilt after a crash, the tables' placing across processes)."""
+
+    hand_no: int
+    """The last hand the director dealt there."""
+    positions: Positions | None
+    """The button and blinds of that hand (None: never dealt)."""
+    max_seats: int
+    gone: frozenset[str]
+    """Players who left the table during that hand (moved, removed): not in its report."""
+
+
 @dataclass(slots=True, eq=False)
 class _Entry:
     player_id: str
@@ -232,6 +246,18 @@ class Floor:
     @property
     def paused(self) -> bool:
         return self._paused
+
+    @property
+    def rng(self) -> Rng:
+        """The director's random source (its state is saved with the director's)."""
+        return self._rng
+
+    def table_hand(self, table_id: int) -> TableHand:
+        """A table's hand as the director knows it (``ReportError``: no such table)."""
+        t = self._table(table_id)
+        return TableHand(
+            hand_no=t.hand_no, positions=t.ref, max_seats=t.max_seats, gone=frozenset(t.gone)
+        )
 
     def busy(self, table_id: int) -> bool:
         """True while the table plays a hand."""

@@ -76,7 +76,7 @@ def close_recovered_hand(
     d = loop.director
     if table not in d.table_ids() or not d.busy(table):
         return []
-    hand_no = d._table(table).hand_no  # read only: the hand the director dealt there
+    hand_no = d.table_hand(table).hand_no  # the hand the director dealt there
     out: list[Instruction] = []
     record = data.get("record")
     if int(data["hand"]) == hand_no and record is not None:
@@ -96,8 +96,8 @@ def close_recovered_hand(
 
 def _played(d: Director, table: int, record: Mapping[str, Any]) -> HandEnded:
     """The report the table would have made from its saved hand record."""
-    t = d._table(table)
-    assert t.ref is not None
+    t = d.table_hand(table)
+    assert t.positions is not None
     seating = d.seating(table)
     stacks: dict[int, tuple[str, int]] = {}
     busts: list[Bust] = []
@@ -114,19 +114,23 @@ def _played(d: Director, table: int, record: Mapping[str, Any]) -> HandEnded:
             busts.append(Bust(player_id=pid, seat=seat, start_stack=start, eliminated_by=tuple(by)))
     busts.sort(key=lambda b: -b.start_stack)  # best ranked first (cdc 1.10)
     return HandEnded(
-        table_id=table, hand_no=t.hand_no, positions=t.ref, stacks=stacks, busts=tuple(busts)
+        table_id=table,
+        hand_no=t.hand_no,
+        positions=t.positions,
+        stacks=stacks,
+        busts=tuple(busts),
     )
 
 
 def _cancelled(d: Director, table: int) -> HandEnded:
     """The hand called off with the start-of-hand stacks (the director's)."""
-    t = d._table(table)
-    assert t.ref is not None
+    t = d.table_hand(table)
+    assert t.positions is not None
     stacks = {
         seat: (pid, d.stack(pid))
         for seat, pid in d.seating(table).items()
         if pid not in t.gone and d.stack(pid) > 0
     }
     return HandEnded(
-        table_id=table, hand_no=t.hand_no, positions=t.ref, stacks=stacks, cancelled=True
+        table_id=table, hand_no=t.hand_no, positions=t.positions, stacks=stacks, cancelled=True
     )

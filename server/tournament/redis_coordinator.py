@@ -571,7 +571,7 @@ class RedisCoordinator:
         batch = b""
         if changes:
             batch = dump(decision_batch(done.out, directory, state, sync, done.adopt), self.config)
-        blob = dump(st, self.config, st.loop.director._rng)
+        blob = dump(st, self.config, st.loop.director.rng)
         ok = await self._commit(
             keys=[self.keys.lease, self.keys.director, self.keys.decisions],
             args=[self.process, blob, batch],

@@ -64,7 +64,7 @@ def take_over(
         new = pick(st, live, default)
         log.warning("tournament %s: table %s of %s (gone) taken over by %s", tid, table, owner, new)
         st.directory[table] = st.adopting[table] = new
-        adopt[table] = {"max_seats": d._table(table).max_seats}
+        adopt[table] = {"max_seats": d.table_hand(table).max_seats}
 
 
 def seating(st: Directing, table: int) -> dict[int, list[Any]] | None:

@@ -134,20 +134,24 @@ class Codec:
         self.version = version
         kinds = [_kind(c, None) for c in classes]
         kinds += [_kind(c, f) for c, f in (plain or {}).items()]
-        self._kinds: dict[type, _Kind] = {k.cls: k for k in kinds}
-        self._by_name: dict[str, _Kind] = {k.name: k for k in kinds}
-        self._enums: dict[str, type[Enum]] = {e.__qualname__: e for e in enums}
-        names = [k.name for k in kinds] + list(self._enums)
+        self.kinds: Mapping[type, _Kind] = types.MappingProxyType({k.cls: k for k in kinds})
+        """The registered classes (read only)."""
+        self.by_name: Mapping[str, _Kind] = types.MappingProxyType({k.name: k for k in kinds})
+        self.enums: Mapping[str, type[Enum]] = types.MappingProxyType(
+            {e.__qualname__: e for e in enums}
+        )
+        """The registered enums by name (read only)."""
+        names = [k.name for k in kinds] + list(self.enums)
         if len(set(names)) != len(names):
             raise ValueError(f"registered names clash: {sorted(names)}")
-        if any(type(m.value) not in _ATOMS for e in self._enums.values() for m in e):
+        if any(type(m.value) not in _ATOMS for e in self.enums.values() for m in e):
             raise ValueError("a registered enum has values that are not plain")
         self.schema = self._fingerprint()
 
     def _fingerprint(self) -> str:
         """A short hash of every registered class's name and fields, every enum's values."""
-        lines = [f"{k.name}:{','.join(k.fields)}" for k in self._by_name.values()]
-        lines += [f"{name}={','.join(repr(m.value) for m in e)}" for name, e in self._enums.items()]
+        lines = [f"{k.name}:{','.join(k.fields)}" for k in self.by_name.values()]
+        lines += [f"{name}={','.join(repr(m.value) for m in e)}" for name, e in self.enums.items()]
         text = "\n".join(sorted(lines))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -217,8 +221,8 @@ def _name(t: type) -> str:
 
 class _Encoder:
     def __init__(self, codec: Codec, refs: Mapping[str, object]) -> None:
-        self.kinds = codec._kinds
-        self.enums = {e: name for name, e in codec._enums.items()}
+        self.kinds = codec.kinds
+        self.enums = {e: name for name, e in codec.enums.items()}
         # never an empty tuple: the one empty tuple of the interpreter is everywhere
         self.refs = {id(obj): name for name, obj in refs.items() if obj not in (None, ())}
         self.memo: dict[int, int] = {}
@@ -378,17 +382,17 @@ class _Decoder:
 
     def _enum(self, node: list[Any]) -> Enum:
         _, name, value = node
-        cls = self.codec._enums.get(name)
+        cls = self.codec.enums.get(name)
         if cls is None:
             raise StateError(f"{self.codec.format} names enum {name!r}, not registered here")
-        member = cls._value2member_map_.get(value)
-        if member is None:
-            raise StateError(f"{self.codec.format}: {name} has no member {value!r} here")
-        return member
+        try:
+            return cls(value)
+        except ValueError:
+            raise StateError(f"{self.codec.format}: {name} has no member {value!r} here") from None
 
     def _object(self, node: list[Any]) -> Any:
         name = node[1]
-        kind = self.codec._by_name.get(name) if type(name) is str else None
+        kind = self.codec.by_name.get(name) if type(name) is str else None
         if kind is None:
             raise StateError(f"{self.codec.format} names class {name!r}, not registered here")
         if len(node) - 2 != len(kind.fields):

@@ -381,7 +381,7 @@ def _classes(hint: Any) -> Iterator[type]:
 
 
 def test_every_class_a_registered_class_may_hold_is_registered() -> None:
-    registered = {k.cls for k in CODEC._kinds.values()} | set(CODEC._enums.values())
+    registered = {k.cls for k in CODEC.kinds.values()} | set(CODEC.enums.values())
     allowed = {type(None), bool, int, float, str, bytes, tuple, list, dict, set, frozenset}
     allowed |= {TournamentConfig, TournamentRules}  # references
     for cls in registered:
@@ -392,7 +392,7 @@ def test_every_class_a_registered_class_may_hold_is_registered() -> None:
                 assert found in registered | allowed, f"{cls.__qualname__}.{name}: {found}"
     for found in _classes(Instruction):  # everything the decisions stream carries
         assert found in registered, found
-    assert all(issubclass(e, Enum) for e in CODEC._enums.values())
+    assert all(issubclass(e, Enum) for e in CODEC.enums.values())
 
 
 SCHEMA = "4c9eb2aac4343396"
@@ -416,7 +416,7 @@ def test_the_schema_is_known_and_the_same_in_every_process() -> None:
 def test_the_registry_lists_every_attribute_of_the_plain_classes() -> None:
     loop = console_loop()
     for obj in (loop, loop.director, loop.director.clock):
-        kind = CODEC._kinds[type(obj)]
+        kind = CODEC.kinds[type(obj)]
         assert set(kind.fields) == set(vars(obj)), type(obj)
 
 
