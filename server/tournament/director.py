@@ -245,7 +245,7 @@ class Director(Dealing):
             if self.phase in (Phase.FINAL_TABLE, Phase.RUNNING, Phase.BREAK):
                 self._fire(PhaseEvent.TABLE_ADDED)
                 self._final_formed = False
-        seat, hold = self._arrival_seat(t, self.rules.late_seat)
+        seat, hold = self._arrival_seat(t, self.rules.late_seat, late=True)
         self._place(t, seat, entry.player_id)
         if t.status is _Status.DEALT:
             t.arrivals.add(entry.player_id)

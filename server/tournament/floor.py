@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from server.engine.positions import MissingBlind, Positions, first_positions, next_positions
+from server.engine.positions import (
+    MissingBlind,
+    Newcomer,
+    Positions,
+    first_positions,
+    next_positions,
+)
 from server.engine.profile import load_profile
 from server.engine.setup import Blinds
 
@@ -362,21 +368,45 @@ class Floor:
     def _has_room(self, t: _Table) -> bool:
         return len(t.seats) + len(t.reserved) < t.max_seats
 
-    def _arrival_seat(self, t: _Table, rule: SeatRule) -> tuple[int, bool]:
+    def _arrival_seat(self, t: _Table, rule: SeatRule, *, late: bool = False) -> tuple[int, bool]:
         """The seat, and whether the arrival waits for the button to pass: when the only free
         seat is the next button or small blind (ligue art. 3: a moved player never takes the
-        button and waits rather than be the small blind; tda 10-A: never the small blind)."""
+        button and waits rather than be the small blind; tda 10-A: never the small blind). A
+        ``late`` entrant (registered after the start) follows the profile's newcomer rule
+        (:meth:`_waits_for_button`)."""
         occupied = set(t.seats) | set(t.reserved)
         seat = choose_seat(
             rule, t.ref, occupied, t.max_seats, self._rng, missing_blind=self.missing_blind
         )
         if seat is None:
             raise ReportError(f"table {t.id} is full")  # callers check room first
-        return seat, self._waits_for_button(t, seat)
+        return seat, self._waits_for_button(t, seat, late=late)
 
-    def _waits_for_button(self, t: _Table, seat: int) -> bool:
+    def _waits_for_button(self, t: _Table, seat: int, *, late: bool = False) -> bool:
+        """Whether an arrival at ``seat`` is held until the button passes him.
+
+        A late entrant follows the profile's newcomer rule (``Newcomer``; the table applies
+        the same rule at each deal, server.engine.positions.newcomer_waits, and so does the
+        session replay's ``sit``): under cdc 2.3 and tda 7, with a dead button, he plays at
+        once on the button or at the small blind that was the big blind's seat (« peut jouer
+        immédiatement au bouton »; « S'il entre en petite blinde, il ne peut jouer que s'il
+        occupe la place de l'ancienne grosse blinde »), only the seats strictly between the
+        button and the big blind waiting, which the table holds itself. Under ligue art. 3 he
+        never takes the button nor the small blind (« il ne peut pas prendre la position de
+        Brasseur »); under fpc 17-3/17-4 the next button depends on who busts, the worst
+        outcome holds him.
+
+        A moved player (balancing, a table broken) is held on the next button or small blind
+        under every profile: « il est positionné afin de payer la grosse blinde le plus vite
+        possible » (cdc 2.3, statut du joueur déplacé), tda 10-A, ligue art. 3."""
         occupied = set(t.seats) | set(t.reserved)
         rule = self.missing_blind
+        if (
+            late
+            and rule is MissingBlind.DEAD_BUTTON
+            and load_profile(self.config.profile).newcomer is Newcomer.BLINDS_ADVANCE
+        ):
+            return False
         return (
             classify(seat, t.ref, occupied, t.max_seats, missing_blind=rule)
             >= SeatClass.SMALL_BLIND

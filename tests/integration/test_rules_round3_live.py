@@ -4,6 +4,8 @@ hands that the session replay shows (tests/table/sessions/) hold at live tables 
 - ligue art. 3, a tournament table: « Lorsqu'un joueur est transféré de table, il ne peut pas
   prendre la position de Brasseur. Il doit attendre le prochain jeu »; « Ajout de joueurs :
   [...] même logique [...] Un nouvel arrivant ne doit jamais briser les positions SB et BB ».
+- cdc 2.3, the same table under cdc: the newcomer « peut jouer immédiatement au bouton »
+  (the tournament floor holds an arrival by the profile's newcomer rule, as the table does).
 - casino, a cash table: « La règle du bouton mort ne s'applique pas en Cash Game. »
 """
 
@@ -46,10 +48,10 @@ minutes = 30
 """
 
 
-def create_tournament(data: Path) -> None:
+def create_tournament(data: Path, profile: str = "ligue") -> None:
     data.mkdir(parents=True, exist_ok=True)
     config = data / "ligue3.toml"
-    config.write_text(CONFIG)
+    config.write_text(CONFIG.replace('profile = "ligue"', f'profile = "{profile}"'))
     command = [sys.executable, "-m", "server", "tournament", "create", str(config)]
     command += ["--id", TOURNAMENT, "--data", str(data)]
     subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True, timeout=60)
@@ -70,11 +72,13 @@ def clockwise(after: int, seats: set[int], max_seats: int) -> list[int]:
 
 
 @pytest.mark.asyncio
-async def test_ligue_newcomer_in_the_busted_small_blind_seat_waits_on_a_live_tournament_table(
-    tmp_path: Path,
+@pytest.mark.parametrize("profile", ["ligue", "cdc"])
+async def test_a_newcomer_in_the_busted_small_blind_seat_on_a_live_tournament_table(
+    tmp_path: Path, profile: str
 ) -> None:
+    """ligue art. 3: he waits (not dealt in on the button); cdc 2.3: he plays at once there."""
     data = tmp_path / "data"
-    create_tournament(data)
+    create_tournament(data, profile)
     server = Server(data).start()
     try:
         entries = [
@@ -112,13 +116,19 @@ async def test_ligue_newcomer_in_the_busted_small_blind_seat_waits_on_a_live_tou
         Player(late, always("fold"), table=table)
         nxt = await watcher.wait_type(m.HandStart, 15, since=mark, table=table)
         assert nxt.hand == first.hand + 1
-        # ligue art. 2.2: the big blind advances, the button is dead on the busted small
-        # blind's seat; art. 3: the newcomer there is not dealt in
+        # ligue art. 2.2, cdc 4.3: the big blind advances, the button goes to the busted small
+        # blind's seat
         others = set(players) - {first.small_blind}
         assert nxt.button == first.small_blind
         assert nxt.small_blind == first.big_blind
         assert nxt.big_blind == clockwise(first.big_blind, others, 6)[0]
         dealt = {int(s) for s in nxt.stacks}
+        if profile == "cdc":
+            # cdc 2.3: « peut jouer immédiatement au bouton »: dealt in, on the button
+            assert dealt == others | {moved.seat}
+            await late.wait_for(lambda x: isinstance(x, m.HoleCards) and x.hand == nxt.hand, 10)
+            return
+        # ligue art. 3: the newcomer there is not dealt in, the button is dead
         assert moved.seat not in dealt and dealt == others
         assert not any(isinstance(x, m.HoleCards) and x.hand == nxt.hand for x in late.messages)
         # the hand after, he is before the button: dealt in
