@@ -7,7 +7,7 @@ import { optionDealt, optionTaken } from "./option.js";
 import { KEY, saveJSON, store } from "./store.js";
 
 const LIVE = ["cut", "betting", "showdown"];
-const FORCED = ["pending", "post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "post_option", "returned"];
+const FORCED = ["pending", "post_sb", "post_bb", "post_ante", "post_seat_fee", "post_missed_bb", "post_dead", "post_option", "returned"];
 
 export const inHand = (t) => LIVE.includes(t.phase);
 

@@ -16,7 +16,7 @@ export function nameOf(seat) {
 }
 
 // Chips put in before the cards (the option: casino cash, two big blinds, live).
-const POSTS = ["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "post_option"];
+const POSTS = ["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_missed_bb", "post_dead", "post_option"];
 
 // A rule correction or interpretation worth showing to the whole table.
 export const ruled = (msg) => Boolean(msg.note || msg.rule) && !["returned", ...POSTS].includes(msg.action);

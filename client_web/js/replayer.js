@@ -10,7 +10,7 @@ import { store } from "./store.js";
 
 const STREETS = ["preflop", "flop", "turn", "river"];
 const BOARD_AT = { preflop: 0, flop: 3, turn: 4, river: 5 };
-const FORCED = ["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_dead", "post_option"];
+const FORCED = ["post_sb", "post_bb", "post_ante", "post_seat_fee", "post_missed_bb", "post_dead", "post_option"];
 const PLAY_MS = 1100;
 
 // ---------------------------------------------------------------- the steps (pure)

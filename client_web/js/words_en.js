@@ -254,6 +254,7 @@ export const EN = {
     post_bb: "posts the big blind",
     post_ante: "posts the ante",
     post_seat_fee: "posts a big blind (seat fee)",
+    post_missed_bb: "posts the big blind he missed",
     post_dead: "posts a missed small blind (dead)",
     post_option: "posts the option",
     fold: "folds",

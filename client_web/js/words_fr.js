@@ -251,6 +251,7 @@ export const FR = {
     post_bb: "paie la grosse blinde",
     post_ante: "paie l'ante",
     post_seat_fee: "paie une grosse blinde (droit de siège)",
+    post_missed_bb: "paie la grosse blinde manquée",
     post_dead: "paie une petite blinde manquée (morte)",
     post_option: "met l'option",
     fold: "passe",

@@ -42,10 +42,11 @@ _POST_ORDER: Final = {
     "post_sb": 1,
     "post_bb": 2,
     "post_seat_fee": 3,  # casino cash, « droit de siège »: a live big blind
+    "post_missed_bb": 3,  # casino cash, « miss blinds »: the owed big blind, live
     "post_dead": 3,  # casino cash, « miss blinds »: dead, with his live post if any
     "post_option": 4,  # casino cash, the option: after the blinds and the seat fees
 }
-_LIVE_BIG: Final = ("post_bb", "post_seat_fee")
+_LIVE_BIG: Final = ("post_bb", "post_seat_fee", "post_missed_bb")
 
 
 def to_json(records: list[dict[str, Any]]) -> str:
@@ -217,7 +218,7 @@ class _Hand:
             if added > 0:
                 self.bet_preflop.add(seat)
         else:
-            if kind == "post_seat_fee":  # live, on top of any blind of his this hand
+            if kind in ("post_seat_fee", "post_missed_bb"):  # live, on top of his blind
                 to = street.to.get(seat, 0) + added
             text = f"posts {'small' if kind == 'post_sb' else 'big'} blind {added}"
             if kind == "post_option":  # casino cash « option »: a live straddle of two bb

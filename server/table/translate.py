@@ -23,11 +23,10 @@ _POSTS = {
     "ante": "post_ante",
     "small_blind": "post_sb",
     "big_blind": "post_bb",
-    "seat_fee": "post_seat_fee",  # casino cash: live, « droit de siège »
-    # casino cash « miss blinds », the owed big blind: live, on the wire as a seat fee is
-    # (its rule says which: casino-miss-blinds); a distinct action would need the client's
-    # and the exports' lists of forced posts first
-    "missed_big_blind": "post_seat_fee",
+    "seat_fee": "post_seat_fee",  # casino cash: live, « droit de siège » (a newcomer's)
+    # casino cash « miss blinds »: a returning player's owed big blind, live (« sa grosse
+    # blind sera déposée devant sa case, comme un droit de siège »), not a newcomer's fee
+    "missed_big_blind": "post_missed_bb",
     "dead_blind": "post_dead",  # casino cash: « miss blinds », dead money
     "option": "post_option",  # casino cash: « L'option est autorisée en Cash Game », live
 }

@@ -457,9 +457,9 @@ def test_a_record_with_seat_fees_dead_blind_and_rake_verifies() -> None:
     assert posts == [
         (2, "post_sb", 50),
         (3, "post_bb", 100),
-        (4, "post_seat_fee", 100),
-        (4, "post_dead", 50),
-        (1, "post_seat_fee", 100),
+        (4, "post_missed_bb", 100),  # back after missing both: his owed big blind, live
+        (4, "post_dead", 50),  # ... and his missed small blind, dead
+        (1, "post_seat_fee", 100),  # a newcomer's seat fee
     ]
     # preflop 50 + 3 * 300 + dead 50, flop 2 * 500: 2000, 5 % raked
     assert record["pots"] == [
