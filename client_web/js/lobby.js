@@ -238,6 +238,10 @@ export function setupLobby() {
   });
   for (const id of ["c-profile", "c-game", "c-blinds"]) $(id).addEventListener("change", () => store.update());
   for (const id of ["c-min", "c-max"]) $(id).addEventListener("input", () => delete $(id).dataset.auto);
+  $("create-form").addEventListener("input", (event) => {
+    event.target.removeAttribute("aria-invalid"); // corrected: the words about it go
+    if ($("create-problem").textContent) $("create-problem").textContent = "";
+  });
   $("copy-link").addEventListener("click", async () => {
     const link = $("created-link").value;
     try {

@@ -45,7 +45,7 @@ export const CASH_EN = {
   cashLimitsFpc: "The club's limits: %min to %max, at most %cap a session.",
   rakePercent: "Rake (% of each pot)",
   rakeCap: "Rake cap per hand (0: none)",
-  rakeHint: "The house's share of each pot, from 0 to 10 %, at most the cap a hand.",
+  rakeHint: "The house's share of each pot, from 0 to 10\u00a0%, at most the cap a hand.",
   cashProfiles: {
     casino: "Casino cash game: buy-ins within the table's limits, top-ups between hands up to the largest buy-in, no cards under a big blind; joining a hand in progress costs a big blind; the option (a straddle) is allowed.",
     fpc: "Friends Poker Club cash game: buy-ins 500 to 5,000 (5,000 a session in all), a rebuy only once out of chips, three runs when two players are all-in before the turn, no rake.",
@@ -102,7 +102,7 @@ export const CASH_FR = {
   cashLimitsFpc: "Les limites du club : de %min à %max, au plus %cap par session.",
   rakePercent: "Rake (% de chaque pot)",
   rakeCap: "Plafond du rake par donne (0 : aucun)",
-  rakeHint: "La part de la maison sur chaque pot, de 0 à 10 %, au plus le plafond par donne.",
+  rakeHint: "La part de la maison sur chaque pot, de 0 à 10\u00a0%, au plus le plafond par donne.",
   cashProfiles: {
     casino: "Cash game du casino : caves dans les limites de la table, recaves entre deux donnes jusqu'à la cave maximale, pas de cartes sous une grosse blinde ; entrer dans une partie en cours coûte une grosse blinde ; l'option (straddle) est permise.",
     fpc: "Cash game du Friends Poker Club : caves de 500 à 5 000 (5 000 par session en tout), recave seulement une fois sans jetons, trois tirages quand deux joueurs sont à tapis avant le turn, pas de rake.",

@@ -51,6 +51,9 @@ class Night:
                 "() => ['error-text', 'add-error', 'add-queued', 'add-hint', 'left-text']"
                 ".map((id) => id + ': ' + document.getElementById(id).textContent).join(' | ')"
                 " + ' | phase ' + document.getElementById('table-view').dataset.phase"
+                " + ' | turn ' + document.getElementById('turn').textContent"
+                " + ' | seats ' + [...document.querySelectorAll('.seat:not(.free)')]"
+                ".map((x) => x.innerText.replace(/\\s+/g, ' ')).join('; ')"
             )
             for name, client in self.players.items()
         }
