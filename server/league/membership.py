@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 from .model import League, LeagueRefusal, RefusalCode
 
-__all__ = ["ADMISSIONS", "EntryPath", "Standing", "admit", "standing"]
+__all__ = ["ADMISSIONS", "EntryPath", "Standing", "admit", "admitted", "standing"]
 
 
 class Standing(StrEnum):
@@ -128,3 +128,17 @@ def admit(standing: Standing, path: EntryPath, *, members_only: bool) -> None:
     code = ADMISSIONS[(standing, path, members_only)]
     if code is not None:
         raise LeagueRefusal(code, _WHY[code])
+
+
+def admitted(
+    registered: Mapping[str, str], league: League | None, path: EntryPath
+) -> dict[str, str]:
+    """The accounts of ``registered`` (account -> name) that ``league`` still admits by
+    ``path`` (members-only), in order: at the draw of a cup or the composition of a night,
+    a member removed, or who left, since he registered is withdrawn; the others keep their
+    place. The same decision as :func:`admit` (nothing else is read)."""
+    out: dict[str, str] = {}
+    for member, name in registered.items():
+        if ADMISSIONS[(standing(league, member), path, True)] is None:
+            out[member] = name
+    return out

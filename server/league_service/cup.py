@@ -44,7 +44,7 @@ from protocol import messages as m
 from server.league import cup_state
 from server.league.cup import Bracket
 from server.league.cup_state import MIN_CUP
-from server.league.membership import EntryPath
+from server.league.membership import EntryPath, admitted
 from server.league.model import (
     EventStatus,
     EventStep,
@@ -158,7 +158,19 @@ class CupRunner:
 
     def start(self, event: LeagueEvent) -> bool:
         """The cup's time: drawn and started (True), or left registering with a note."""
-        state = self.store.change_event_state(event.id, cup_state.drawn(self.rng))
+        # issue 26: a member removed (or who left) since he registered is not drawn
+        league = self.store.league(event.league)
+        draw = cup_state.drawn(self.rng)
+
+        def withdraw_then_draw(state: dict[str, Any] | None) -> dict[str, Any] | None:
+            if state is not None and "bracket" not in state:
+                kept = admitted(state["registered"], league, EntryPath.CUP)
+                if len(kept) != len(state["registered"]):
+                    state = state | {"registered": kept}
+                    return draw(state) or state  # withdrawn even when too few are left
+            return draw(state)
+
+        state = self.store.change_event_state(event.id, withdraw_then_draw)
         if state is None or "bracket" not in state:
             have = len((state or {}).get("registered", {}))
             note = f"not started at its time: {have} registered, {MIN_CUP} needed"

@@ -32,7 +32,7 @@ from typing import Any
 
 from protocol import messages as m
 from server.league.errors import SeatingError
-from server.league.membership import EntryPath
+from server.league.membership import EntryPath, admitted
 from server.league.model import (
     EventStatus,
     EventStep,
@@ -171,12 +171,15 @@ class NightRunner:
         then as events: a crash in between finds them again), then made and started (True);
         or it stays registering with a note (too few to fill a table)."""
         config, _ = load_tournament(self.text(event, event.name))  # the tables' sizes
+        league = self.store.league(event.league)
 
         def compose(state: dict[str, Any] | None) -> dict[str, Any] | None:
-            # once, whichever process is first; on the registrations as stored then
+            # once, whichever process is first; on the registrations as stored then, less a
+            # member removed (or who left) since he registered (issue 26)
             if state is not None and "tables" in state:
                 return None
-            members = sorted((state or {}).get("registered", {}))
+            registered = (state or {}).get("registered", {})
+            members = sorted(admitted(registered, league, EntryPath.NIGHT))
             tables = self._compose(event, members, config.table_size, config.min_players)
             assert state is not None  # _compose raises for nobody registered
             state["tables"] = [f"{event.id}t{k}" for k in range(1, len(tables) + 1)]

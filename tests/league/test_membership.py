@@ -93,3 +93,16 @@ def test_a_refusal_says_why_in_words() -> None:
 def test_the_league_built_by_hand_has_no_one_removed_by_default() -> None:
     league = League(id="l", name="n", owner="o", invite="i", members=frozenset({"o"}))
     assert league.removed == frozenset() and standing(league, "x") is Standing.OUTSIDER
+
+
+def test_admitted_withdraws_whoever_the_league_no_longer_admits_and_keeps_the_order() -> None:
+    """Issue 26: at a cup's draw or a night's composition, the registrations as the league
+    stands then (the same table as :func:`admit`)."""
+    from server.league.membership import admitted
+
+    registered = {"bob": "Bob", "eve": "Eve", "ana": "Ana", "dan": "Dan", "zoe": "Zoe"}
+    kept = admitted(registered, LEAGUE, EntryPath.CUP)
+    assert kept == {"bob": "Bob", "ana": "Ana"}  # eve removed, dan pending, zoe outsider
+    assert list(kept) == ["bob", "ana"]
+    assert admitted(registered, None, EntryPath.NIGHT) == {}  # no league: all outsiders
+    assert admitted({}, LEAGUE, EntryPath.NIGHT) == {}
