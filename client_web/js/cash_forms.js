@@ -148,10 +148,8 @@ export function renderAdd(s) {
   const tb = s.t;
   const can = canAdd(s);
   show($("add-chips"), can);
-  if (!can) {
-    $("add-form").hidden = true;
-    tb.addQueued = null;
-  }
+  if (!can) $("add-form").hidden = true;
+  if (tb.you === null || !tb.cash) tb.addQueued = null; // (all-in meanwhile: still sent after)
   $("add-chips").textContent = can && tb.seats[tb.you].stack === 0 ? t("rebuyTitle") : t("addTitle");
   if (tb.addQueued && can && !dealtIn(tb) && s.net.ws) {
     command("add_chips", { amount: tb.addQueued });

@@ -84,8 +84,9 @@ class Night:
             taken = self.moves.get(hand, 0)
             self.moves[hand] = taken + 1
             if taken == 0 and visible["#raise"]:
-                page.click("#q-max")
-                page.wait_for_selector("#raise.allin")
+                if page.locator("#q-max").is_visible():  # (no sizing: the raise is all-in)
+                    page.click("#q-max")
+                    page.wait_for_selector("#raise.allin")
                 assert_usable(page, "#raise")
                 act(client, "#raise")
                 return
