@@ -77,7 +77,13 @@ export function setupCash() {
   });
   $("host-blinds").addEventListener("submit", (event) => {
     event.preventDefault();
-    hostOrder("blinds", { sb: Number($("host-sb").value), bb: Number($("host-bb").value) });
+    const [sb, bb] = [Number($("host-sb").value), Number($("host-bb").value)];
+    // said on the page, not by a browser bubble (the server checks the rest: its limits)
+    if (!(Number.isInteger(sb) && Number.isInteger(bb) && sb > 0 && bb >= sb)) {
+      showError(t("blindsProblem"));
+      return;
+    }
+    hostOrder("blinds", { sb, bb });
   });
 }
 

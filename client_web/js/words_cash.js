@@ -57,6 +57,7 @@ export const CASH_EN = {
   minUnderBb: "The smallest buy-in must be at least the big blind (%bb).",
   limitUnit: "%label: a multiple of the small blind (%sb).",
   seatsRange: "From 2 to 10 seats.",
+  blindsProblem: "Blinds: a small blind of at least 1, and a big blind at least as big.",
   clockRange: "From 5 to 3,600 seconds.",
   cashErrors: {
     "cash.above_max": "your stack would pass the table's largest buy-in",
@@ -114,6 +115,7 @@ export const CASH_FR = {
   minUnderBb: "La cave minimale doit valoir au moins la grosse blinde (%bb).",
   limitUnit: "%label : un multiple de la petite blinde (%sb).",
   seatsRange: "De 2 à 10 sièges.",
+  blindsProblem: "Blindes : une petite blinde d'au moins 1, et une grosse blinde au moins aussi grosse.",
   clockRange: "De 5 à 3 600 secondes.",
   cashErrors: {
     "cash.above_max": "votre tapis dépasserait la cave maximale de la table",

@@ -258,6 +258,13 @@ def test_the_host_reads_the_ledger_at_every_size(
     assert not seen_code(page)
     page.click("#ledger-close")
     page.wait_for_selector("#ledger-panel", state="hidden")
+    # new blinds that cannot be: said on the page, nothing ordered
+    page.fill("#host-sb", "50")
+    page.fill("#host-bb", "25")
+    page.click("#host-blinds button[type='submit']")
+    page.wait_for_selector("#error-text >> text=a big blind at least as big")
+    assert_usable(page, "#error-text")
+    assert not page.query_selector("#log li.voice-host")
 
 
 @pytest.mark.parametrize("viewport", SIZES, ids=SIZE_IDS)
