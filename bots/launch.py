@@ -14,7 +14,6 @@ cut / showdown / next-hand pauses, and ``--max-tables`` bounds them.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import re
 import resource
@@ -86,7 +85,6 @@ def rss_kib(pid: int) -> int | None:
     return None
 
 
-@functools.cache
 class ServerProcess:
     """A server subprocess. ``options`` are command-line options (``cut_seconds=0.2`` becomes
     ``--cut-seconds 0.2``). ``env``: more environment variables (over
