@@ -73,6 +73,9 @@ class TableMirror:
         """Seats all-in this hand, seen in its ``action`` events (None: joined mid-hand)."""
         self.put: dict[int, int] = {}
         """Chips each seat put in this hand (less what came back), from its actions."""
+        self.start_stacks: dict[int, int] = {}
+        """The stacks the hand began with (``hand_start``): with a snapshot's, what each seat
+        put in since, the actions missed while away included."""
         self.trail: list[str] = []
         """What this hand's view was built from (snapshots, actions), said with a violation."""
         self.hole: tuple[str, ...] = ()
@@ -145,6 +148,11 @@ class TableMirror:
             behind = sum(self.stacks.get(s, 0) for s in self.dealt_in)
             if same_hand and self.hand_total is not None:
                 self.pot = self.hand_total - behind
+                # what each seat put in, from the hand's start: the contributions of the
+                # actions missed while away too (a stale sum made chips look unwinnable)
+                self.put = {
+                    s: self.start_stacks.get(s, 0) - self.stacks.get(s, 0) for s in self.dealt_in
+                }
                 if self.phase == "betting" and self.pot < shown_pots:
                     held = f"snapshot: {behind} behind + pots {shown_pots} > {self.hand_total}"
                     self._bad("snapshot_chips", held)
@@ -250,6 +258,7 @@ class TableMirror:
         self.pot = 0
         self.pots = []
         self.put = {}
+        self.start_stacks = dict(stacks)
         self.allin = set()
         self.trail = [f"start#{e.hand}"]
         self.hole = ()

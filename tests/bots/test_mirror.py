@@ -197,3 +197,42 @@ def test_an_allin_missed_while_away_is_read_from_the_snapshot() -> None:
     ], "bets": {"1": 600, "2": 600, "3": 200}}))  # fmt: skip
     feed(mir2, flop)
     assert "pots" in seen2
+
+
+def test_what_each_seat_put_in_is_read_from_the_snapshot_after_a_gap() -> None:
+    """Seen in the failover load test once the snapshot said who is all-in: the chips a
+    folded player put in above every live all-in player are nobody's pot (cdc 4.2 ex. 2.1),
+    which the mirror works out from what each seat put in; kept from before the gap, that sum
+    missed the actions in between and made chips look unwinnable. From the hand's start
+    stacks and the snapshot's, it is exact."""
+    mir, seen = mirror()
+    begin = m.HandStart(
+        table=T, seq=1, hand=1, button=3, big_blind=2, blinds=(50, 100, 0),
+        stacks={"1": 500, "2": 925, "3": 2000},
+    )  # fmt: skip
+    feed(
+        mir,
+        begin,
+        action(2, 1, "post_sb", 50, 50, 450),
+        action(3, 2, "post_bb", 100, 100, 825),
+        action(4, 3, "raise", 900, 900, 1100),
+    )
+    # away: seat 1 calls all-in for 500, seat 2 goes all-in for 925, seat 3 folds (his 900
+    # are under seat 2's 925: all in the pots, none unwinnable)
+    state = {
+        "phase": "betting", "hand": 1, "you": 1, "blinds": [50, 100, 0], "button": 3,
+        "seats": [
+            {"seat": 1, "player": "a", "stack": 0},
+            {"seat": 2, "player": "b", "stack": 0},
+            {"seat": 3, "player": "c", "stack": 1100},
+        ],
+        "bets": {"1": 500, "2": 925, "3": 900}, "folded": [3], "board": [], "pots": [],
+    }  # fmt: skip
+    mir.apply_snapshot(m.Snapshot(table=T, seq=9, state=state))
+    flop = m.BoardEvent(
+        table=T, seq=10, hand=1, street="flop", cards=("2c", "7d", "9h"),
+        pots=({"amount": 1500, "eligible": [1, 2]}, {"amount": 825, "eligible": [2]}),
+    )  # fmt: skip
+    feed(mir, flop)
+    assert seen == []
+    assert mir.put == {1: 500, 2: 925, 3: 900}
