@@ -14,7 +14,7 @@ import { openCashTable, renderForms, setupForms } from "./league_forms.js";
 import { cupNode } from "./league_cup.js";
 import { nightNode } from "./league_night.js";
 import { cancelButton, renderLeave, renderPeople, setupPeople } from "./league_people.js";
-import { lateWaitText } from "./tournament.js";
+import { lateWaitText } from "./tournament_clock.js";
 import {
   copyFrom, directs, isCash, joinLink, leagueRefusal, leagueRequest, loadLeague, loadStandings, take, tournamentLink,
 } from "./league_data.js";

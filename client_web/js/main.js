@@ -22,7 +22,8 @@ import { playSounds, setupSounds } from "./sound.js";
 import { KEY, freshTable, store } from "./store.js";
 import { buyIn, layoutFelt, renderTable } from "./table.js";
 import { setupTalk } from "./talk.js";
-import { registerNow, renderTournament, setupTournament, tickTournament, tournamentHooks } from "./tournament.js";
+import { registerNow, renderTournament, setupTournament, tournamentHooks } from "./tournament.js";
+import { tickTournament } from "./tournament_clock.js";
 import { clearError } from "./ui.js";
 
 const s = store.state;
