@@ -266,10 +266,12 @@ async def test_every_frame_is_integers_only_and_as_the_doc_says(
         always = set.intersection(*(set(f) for f in frames))
         assert always <= set(example), (example["t"], always - set(example))
 
-    # the snapshot's keys are those of the doc's table, no more, no less
+    # the snapshot's keys are those of the doc's table, no more, no less (but for a Time
+    # called while a snapshot is taken, which this game never does: tests/table/test_time_call)
     states = [f["state"] for f in recorder.of("snapshot")]
     keys = set().union(*(set(s) for s in states))
-    assert keys == docs.snapshot_keys(), keys ^ docs.snapshot_keys()
+    assert keys <= docs.snapshot_keys(), keys - docs.snapshot_keys()
+    assert docs.snapshot_keys() - keys <= {"time_called"}, docs.snapshot_keys() - keys
     menus = [s["menu"] for s in states if "menu" in s]
     assert menus and all(set(x) == set(menus[0]) for x in menus)
     assert {"decision", "call", "pending"} <= set(menus[0])
