@@ -426,7 +426,7 @@ class Gateway:
             # (and is dropped) in seconds instead of hiding megabytes in the kernel
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-        conn = Connection(ws, self)
+        conn = Connection(ws, self.guard.address_of(ws), self.abort)
         self.connections[conn.cid] = conn
         conn.hello_timer = asyncio.get_running_loop().call_later(
             self.limits.hello_seconds, self._hello_late, conn

@@ -17,7 +17,8 @@ target to seat him (``moved_in``). No chip is in two places at once.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
@@ -30,12 +31,11 @@ from server.table import commands as tc
 from server.table.actor import TableActor
 from server.table.effects import Transfer
 from server.table.seats import SeatState
-
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
+from server.tokens import TokenAuthority
 
 __all__ = [
     "ROOM_OPS",
+    "RoomHost",
     "archived_ledger",
     "change_table",
     "closing_ledger",
@@ -46,6 +46,19 @@ __all__ = [
 ]
 
 ROOM_OPS = frozenset({"move", "balance", "merge"})
+
+
+class RoomHost(Protocol):
+    """What a room of cash tables reads of the process around it (the gateway satisfies it;
+    this module never imports the gateway)."""
+
+    @property
+    def tables(self) -> Mapping[str, TableActor]: ...
+    @property
+    def connections(self) -> Mapping[str, Connection]: ...
+    @property
+    def auth(self) -> TokenAuthority: ...
+    def table_actor(self, table: str) -> TableActor: ...
 
 
 def room_of(actor: TableActor) -> str | None:
@@ -70,7 +83,7 @@ def archived_ledger(store: Store, table: str) -> Ledger | None:
     return None if text is None else Ledger.from_json(json.loads(text))
 
 
-def room_listing(g: Gateway, actor: TableActor) -> dict[str, object]:
+def room_listing(g: RoomHost, actor: TableActor) -> dict[str, object]:
     """The room of a cash table as its players see it (``GET /api/tables/<t>/room``): each
     table's id, name, blinds, limits and seats taken, to choose where to change to."""
     room = room_of(actor)
@@ -92,7 +105,7 @@ def room_listing(g: Gateway, actor: TableActor) -> dict[str, object]:
     }
 
 
-def room_for_new_table(g: Gateway, message: m.CreateTable) -> str | None:
+def room_for_new_table(g: RoomHost, message: m.CreateTable) -> str | None:
     """The room a new table joins: that of the cash table whose host token ``room`` is."""
     if not message.room:
         return None
@@ -109,7 +122,7 @@ def _rules(actor: TableActor) -> CashRules:
     return rules
 
 
-def _target(g: Gateway, source: TableActor, name: str) -> TableActor:
+def _target(g: RoomHost, source: TableActor, name: str) -> TableActor:
     target = g.table_actor(name)
     room = room_of(source)
     if room is None or target is source or room_of(target) != room:
@@ -131,7 +144,7 @@ def _movable(actor: TableActor) -> list[SeatState]:
     ]
 
 
-def change_table(g: Gateway, conn: Connection, msg: m.ChangeTable) -> None:
+def change_table(g: RoomHost, conn: Connection, msg: m.ChangeTable) -> None:
     """A seated player asks to change table (see the module docstring)."""
     source = g.table_actor(msg.table)
     target = _target(g, source, msg.to)
@@ -148,7 +161,7 @@ def change_table(g: Gateway, conn: Connection, msg: m.ChangeTable) -> None:
     source.post(_move(state, target, MoveKind.CHANGE, None, False, "", who, msg.id), conn)
 
 
-def host_or_room(g: Gateway, conn: Connection, msg: m.Host) -> None:
+def host_or_room(g: RoomHost, conn: Connection, msg: m.Host) -> None:
     """A host's order: a room's (move, balance, merge) here, the others at the table."""
     source = g.table_actor(msg.table)
     if msg.op not in ROOM_OPS:
@@ -179,7 +192,7 @@ def host_or_room(g: Gateway, conn: Connection, msg: m.Host) -> None:
     source.post(_move(state, target, MoveKind.CHANGE, cap, terms.seat_fee, "host", who, msg.id))
 
 
-def _balance(g: Gateway, source: TableActor, who: tc.Conn, ref: int | None) -> None:
+def _balance(g: RoomHost, source: TableActor, who: tc.Conn, ref: int | None) -> None:
     """casino cash: « on déplacera le ou les prochains joueurs après la grosse blind de la
     table comprenant le plus de joueurs »."""
     room = room_of(source)
@@ -221,7 +234,7 @@ def _move(
     )
 
 
-def relocate(g: Gateway, conn: Connection, table: str, seat: int) -> tuple[str, int]:
+def relocate(g: RoomHost, conn: Connection, table: str, seat: int) -> tuple[str, int]:
     """Where the holder of a seat token of ``table`` sits now: a player moved while he was
     away (balancing, a merge) comes back with his old table's token and is sent to his new
     seat (``moved``, then that table grants the seat and a new token). Unchanged otherwise."""
@@ -250,7 +263,7 @@ def relocate(g: Gateway, conn: Connection, table: str, seat: int) -> tuple[str, 
     return table, seat
 
 
-def transfer(g: Gateway, source: TableActor, effect: Transfer) -> None:
+def transfer(g: RoomHost, source: TableActor, effect: Transfer) -> None:
     """The source saved the stack gone: tell the player and seat him at the target."""
     target = g.tables.get(effect.to)
     conn = g.connections.get(effect.cid) if effect.cid is not None else None

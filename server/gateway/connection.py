@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -16,9 +16,6 @@ from websockets.exceptions import ConnectionClosed
 from protocol import ErrorCode, encode
 from protocol import messages as m
 from server.gateway.fastsend import write_now
-
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
 
 __all__ = ["BURST", "RATE", "SEND_BUFFER", "SEND_QUEUE", "WRITE_LIMIT", "Connection"]
 
@@ -37,7 +34,12 @@ BURST = 100.0
 class Connection:
     """One websocket client as the tables see it (see server.table.actor.Client)."""
 
-    def __init__(self, ws: ServerConnection, gateway: Gateway) -> None:
+    def __init__(
+        self, ws: ServerConnection, address: str, drop: Callable[[Connection], None]
+    ) -> None:
+        """``address``: what the limits count it under (the gateway's guard says it);
+        ``drop``: what its owner does with a connection that must go at once (a slow
+        reader)."""
         self.cid = secrets.token_urlsafe(9)
         self.pid: str | None = None
         self.nickname: str | None = None
@@ -52,7 +54,7 @@ class Connection:
         connection carried, or who logged in on it: his logins here guess through his own
         bucket (server.accounts.guard)."""
         self.ws = ws
-        self.gateway = gateway
+        self.drop = drop
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(SEND_QUEUE)
         self.tables: set[str] = set()
         self.invites: set[str] = set()
@@ -61,7 +63,7 @@ class Connection:
         """Tournaments this connection registered for or followed with a player token (one
         entry per person per tournament)."""
         self.tables_created = 0
-        self.address = gateway.guard.address_of(ws)
+        self.address = address
         """The address the limits count this connection under (server.gateway.limits)."""
         self.hello_timer: asyncio.TimerHandle | None = None
         self.hello = False
@@ -99,7 +101,7 @@ class Connection:
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
         if self.queue.full():
-            self.gateway.abort(self)
+            self.drop(self)
 
     def allow(self) -> bool:
         """Token bucket: RATE frames per second, bursts of BURST."""

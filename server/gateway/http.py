@@ -26,23 +26,22 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 from urllib.parse import parse_qs, quote, urlencode
 
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from protocol import ErrorCode, ProtocolError
-from server.gateway.cash_room import archived_ledger, room_listing
-from server.store import ExportFormat, RecordReader
+from server.gateway.cash_room import RoomHost, archived_ledger, room_listing
+from server.league_service import SeasonCapital
+from server.store import ExportFormat, RecordReader, Store
 from server.store.pages import Page, file_page, page_of, worker_init
-
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
+from server.tournament.live import LiveTournament
 
 __all__ = [
     "CLIENT_DIR",
@@ -52,6 +51,7 @@ __all__ = [
     "PAGE_HANDS",
     "ExportPool",
     "HttpError",
+    "HttpHost",
     "HttpRoutes",
     "Metrics",
 ]
@@ -89,12 +89,31 @@ _DIGITS: Final = 18
 T = TypeVar("T")
 
 
+class HttpHost(RoomHost, Protocol):
+    """What the HTTP routes read of the process around them (the gateway satisfies it; this
+    module never imports the gateway)."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def metrics(self) -> Metrics: ...
+    @property
+    def capital(self) -> SeasonCapital: ...
+    @property
+    def tournaments(self) -> Mapping[str, LiveTournament]: ...
+    @property
+    def public_url(self) -> str: ...
+    @property
+    def public_tables(self) -> Collection[str]: ...
+    def records_of(self, table: str) -> Any: ...
+
+
 class Metrics:
     def __init__(self) -> None:
         self.counters: Counter[str] = Counter()
         self.started = time.time()
 
-    def render(self, gateway: Gateway) -> str:
+    def render(self, gateway: HttpHost) -> str:
         tables = list(gateway.tables.values())
         lines = [
             "# HELP brasseur_connections Open websocket connections.",
@@ -257,7 +276,7 @@ def _busy(message: str) -> HttpError:
 
 
 class HttpRoutes:
-    def __init__(self, gateway: Gateway) -> None:
+    def __init__(self, gateway: HttpHost) -> None:
         self.gw = gateway
         self.exports = ExportPool()
         self._reader: Any = None

@@ -7,20 +7,33 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 from protocol import ErrorCode
-from server.gateway.http import HttpError, HttpRoutes
-from server.league_service import LeagueRefusal, RefusalCode, season_file
+from server.gateway.http import HttpError, HttpHost, HttpRoutes
+from server.league_service import LeagueDesk, LeagueRefusal, RefusalCode, season_file
 
-__all__ = ["LeagueRoutes"]
+__all__ = ["LeagueHttpHost", "LeagueRoutes"]
 
 _STATUS = {RefusalCode.NOT_FOUND.value: 404, RefusalCode.BAD_POINTS.value: 409}
 
 
+class LeagueHttpHost(HttpHost, Protocol):
+    """The HTTP routes' host, with the leagues (the gateway satisfies it)."""
+
+    @property
+    def leagues(self) -> LeagueDesk: ...
+
+
 class LeagueRoutes(HttpRoutes):
     """The gateway's HTTP routes with the leagues' standings."""
+
+    def __init__(self, gateway: LeagueHttpHost) -> None:
+        super().__init__(gateway)
+        self.desk = gateway.leagues
 
     async def _api(self, path: str, query: dict[str, str], headers: Headers) -> Response:
         parts = path.strip("/").split("/")[1:]
@@ -32,9 +45,7 @@ class LeagueRoutes(HttpRoutes):
         if len(parts) != 4 or parts[1] != "seasons":
             raise HttpError(404, ErrorCode.NOT_FOUND, "not found")
         try:
-            found = season_file(
-                self.gw.leagues.store, self.gw.capital, parts[0], parts[2], parts[3]
-            )
+            found = season_file(self.desk.store, self.gw.capital, parts[0], parts[2], parts[3])
         except LeagueRefusal as exc:
             status = _STATUS.get(exc.code, 400)
             code = ErrorCode.NOT_FOUND if status == 404 else exc.code
