@@ -192,7 +192,9 @@ class Bot(BotConnection):
             # a tournament player: the server puts us back on our seat, wherever it is
             self._stale = True
             await self.send(m.Hello(version=PROTOCOL_VERSION, nickname=self.nickname))
-            await self.send(m.FollowTournament(tournament=self.tournament, token=self.player_token))
+            await self.send(
+                m.FollowTournament(tournament=self.tournament, token=self.player_token, lobby=False)
+            )
             return
         assert self.table is not None and self.mirror is not None
         await self.send(
@@ -208,7 +210,7 @@ class Bot(BotConnection):
         self.tournament = tournament
         rid = next_id()
         registered = await self.request(
-            m.Register(tournament=tournament, id=rid),
+            m.Register(tournament=tournament, lobby=False, id=rid),
             lambda msg: isinstance(msg, m.Registered) and msg.tournament == tournament,
             timeout,
             ref=rid,
@@ -222,7 +224,9 @@ class Bot(BotConnection):
         self.tournament = tournament
         if token is not None:
             self.player_token = token
-        await self.send(m.FollowTournament(tournament=tournament, token=self.player_token))
+        await self.send(
+            m.FollowTournament(tournament=tournament, token=self.player_token, lobby=False)
+        )
 
     async def _on_moved(self, msg: m.Moved) -> None:
         """The director moved us: a new table (and a new mirror: its own sequence)."""
@@ -263,7 +267,9 @@ class Bot(BotConnection):
     async def _follow_later(self, delay: float) -> None:
         await asyncio.sleep(delay)
         if not self._closing and self.tournament is not None and self.player_token is not None:
-            await self.send(m.FollowTournament(tournament=self.tournament, token=self.player_token))
+            await self.send(
+                m.FollowTournament(tournament=self.tournament, token=self.player_token, lobby=False)
+            )
 
     async def play_tournament(self, seconds: float | None = None) -> bool:
         """Play until busted or the tournament is finished. True if it ended either way."""

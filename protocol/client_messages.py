@@ -331,6 +331,9 @@ class Register(Message):
 
     TYPE: ClassVar[str] = "register"
     tournament: str = _f(NAME)
+    lobby: bool = _f(1, True)
+    """Registered, you follow the tournament (``follow``): with ``lobby`` false, your
+    ``tournament`` states leave out the lobby's lists (a bot, a page not showing them)."""
     id: int | None = _f(BIG, None)
 
 
@@ -342,6 +345,10 @@ class FollowTournament(Message):
     TYPE: ClassVar[str] = "follow"
     tournament: str = _f(NAME)
     token: str | None = _f(1024, None)
+    lobby: bool = _f(1, True)
+    """False: the ``tournament`` states leave out the lobby's lists (``players``,
+    ``registered``, ``tables``, ``results``, ``payouts``) and come only when what is left
+    changed: what a player at his table needs (the SDK's bots say so)."""
     id: int | None = _f(BIG, None)
 
 

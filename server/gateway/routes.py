@@ -3,22 +3,43 @@ a tournament's registration: a module beside the gateway, which reads ``ROUTES``
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
-from server.gateway.cash_room import change_table, host_or_room
+from server.gateway.accounts import AccountDesk
+from server.gateway.cash_room import RoomHost, change_table, host_or_room
 from server.gateway.connection import Connection
-from server.league_service import register_as
+from server.gateway.guard import Guard
+from server.league_service import LeagueDesk, register_as
+from server.table.clock import Clock
+from server.tournament.live import LiveTournament
 
-if TYPE_CHECKING:
-    from server.gateway.app import Gateway
-
-__all__ = ["ROUTES", "call_director", "follow", "register"]
+__all__ = ["ROUTES", "RouteHost", "call_director", "follow", "register"]
 
 
-def register(g: Gateway, conn: Connection, message: m.Register) -> None:
+class RouteHost(RoomHost, Protocol):
+    """What the routes ask of the process around them (the gateway satisfies it; this module
+    never imports the gateway)."""
+
+    @property
+    def guard(self) -> Guard: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def accounts(self) -> AccountDesk: ...
+    @property
+    def leagues(self) -> LeagueDesk: ...
+    @property
+    def tournaments(self) -> Mapping[str, LiveTournament]: ...
+    def live_tournament(self, tid: str) -> LiveTournament: ...
+    def create_on_request(self, conn: Connection, message: m.CreateTable) -> None: ...
+    def join_table(self, conn: Connection, message: m.JoinTable) -> None: ...
+    def take_seat(self, conn: Connection, message: m.TakeSeat) -> None: ...
+
+
+def register(g: RouteHost, conn: Connection, message: m.Register) -> None:
     if not conn.nickname:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "say hello with a nickname first")
     if g.leagues.answers_itself(conn, message):
@@ -37,12 +58,12 @@ def register(g: Gateway, conn: Connection, message: m.Register) -> None:
     conn.registered.add(message.tournament)
     conn.tournaments.add(message.tournament)
     if player is None:
-        live.host.register(conn, conn.nickname, message.id)
+        live.host.register(conn, conn.nickname, message.id, lobby=message.lobby)
     else:
-        register_as(live, conn, player, conn.nickname, message.id)
+        register_as(live, conn, player, conn.nickname, message.id, lobby=message.lobby)
 
 
-def again(g: Gateway, conn: Connection, message: m.Rebuy | m.Reenter) -> None:
+def again(g: RouteHost, conn: Connection, message: m.Rebuy | m.Reenter) -> None:
     """A ``rebuy`` or ``reenter``: at a league event, the league admits the member again
     first (server.league_service.desk.LeagueDesk.again), then the host asks the director."""
     live = g.live_tournament(message.tournament)
@@ -50,27 +71,27 @@ def again(g: Gateway, conn: Connection, message: m.Rebuy | m.Reenter) -> None:
     live.host.again(conn, message)
 
 
-def follow(g: Gateway, conn: Connection, message: m.FollowTournament) -> None:
+def follow(g: RouteHost, conn: Connection, message: m.FollowTournament) -> None:
     live = g.live_tournament(message.tournament)
     conn.tournaments.add(message.tournament)
-    live.host.follow(conn, message.token)
+    live.host.follow(conn, message.token, lobby=message.lobby)
     if message.token:  # a registered player (the token was checked): no second entry
         conn.registered.add(message.tournament)
 
 
-def call_director(g: Gateway, conn: Connection, message: m.CallDirector) -> None:
+def call_director(g: RouteHost, conn: Connection, message: m.CallDirector) -> None:
     tid = g.table_actor(message.table).config.extra.get("tournament")
     if not isinstance(tid, str) or tid not in g.tournaments:
         raise ProtocolError(ErrorCode.NOT_SEATED, "no director at a friends table")
     g.tournaments[tid].host.call_director(conn, message.table, message.hand, message.text)
 
 
-def league_request(g: Gateway, conn: Connection, msg: m.Message) -> None:
+def league_request(g: RouteHost, conn: Connection, msg: m.Message) -> None:
     """Every league request goes to the league service's desk."""
     g.leagues.handle(conn, msg)
 
 
-ROUTES: dict[type[m.Message], Callable[[Gateway, Connection, Any], None]] = {
+ROUTES: dict[type[m.Message], Callable[[RouteHost, Connection, Any], None]] = {
     m.CreateTable: lambda g, conn, msg: g.create_on_request(conn, msg),
     m.Register: register,
     m.FollowTournament: follow,

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from protocol import ErrorCode, ProtocolError, encode
+from protocol import ErrorCode, ProtocolError
 from protocol import messages as m
 from server.league.errors import ResultError
 from server.league.model import (
@@ -91,24 +91,17 @@ _NAME_LINE = re.compile(r'^name\s*=\s*"(?:[^"\\]|\\.)*"[ \t]*(?:#.*)?$', re.M)
 
 
 def register_as(
-    live: LiveTournament, client: Client, player: str, nickname: str, ref: int | None
+    live: LiveTournament,
+    client: Client,
+    player: str,
+    nickname: str,
+    ref: int | None,
+    *,
+    lobby: bool = True,
 ) -> None:
-    """The host's ``register`` under a chosen player id (a member's): the director answers
-    ``registered``, or ``tournament.already_registered`` for an id it has already
-    (director.register: "if player_id in self._entries"). A player registered already (a
-    satellite's ticket entered him: the league desk lets only those through) is answered
-    ``registered`` with his token and this connection follows his seat: no second entry."""
-    host = live.host
-    assert host.coordinator is not None
-    if player in host.names:
-        token = host.player_token(player)
-        client.deliver(
-            encode(m.Registered(tournament=host.tid, player=player, token=token, ref=ref))
-        )
-        host.follow(client, token)
-        return
-    host.pending[player] = (client, ref)
-    host.coordinator.submit("register", {"player": player, "name": nickname})
+    """The host's ``register`` under a chosen player id (a member's; see
+    :meth:`~server.tournament.host.TournamentHost.register`)."""
+    live.host.register(client, nickname, ref, player=player, lobby=lobby)
 
 
 def structure_text(structures: Path, structure: str, name: str) -> str:

@@ -52,9 +52,13 @@ from .lobby import lobby_state, you
 from .results import results_csv, results_json
 from .settings import HostSettings
 
-__all__ = ["HostSettings", "TournamentHost"]
+__all__ = ["COMPACT_LEAVES_OUT", "HostSettings", "TournamentHost"]
 
 log = logging.getLogger("brasseur.tournament")
+
+COMPACT_LEAVES_OUT = frozenset({"players", "registered", "tables", "results", "payouts"})
+"""What a follower without the lobby (``follow`` ``lobby`` false) is not sent: the lists that
+grow with the field (a player at his table needs the rest: phase, level, clock, ``you``)."""
 
 
 class _Seat:
@@ -105,6 +109,8 @@ class TournamentHost:
         self.where: dict[str, _Seat] = {}
         self.clients: dict[str, Client] = {}
         self.followers: dict[str, Client] = {}
+        self.compact: dict[str, bytes] = {}
+        """Followers without the lobby's lists (by connection), with the last state sent."""
         self.pending: dict[str, tuple[Client, int | None]] = {}
         self.asking: dict[str, tuple[Client, int | None]] = {}
         """Busted players whose rebuy or re-entry waits for the director's answer."""
@@ -133,9 +139,30 @@ class TournamentHost:
 
     # ------------------------------------------------------------------ players
 
-    def register(self, client: Client, nickname: str, ref: int | None) -> None:
+    def register(
+        self,
+        client: Client,
+        nickname: str,
+        ref: int | None,
+        *,
+        player: str | None = None,
+        lobby: bool = True,
+    ) -> None:
+        """Register ``nickname``, under a new random id or the chosen ``player`` id (a league
+        member's); once registered he follows the tournament (with the lobby's lists unless
+        ``lobby`` is false: :meth:`follow`). The director answers ``registered``, or
+        ``tournament.already_registered`` for an id it has already; a ``player`` registered
+        already (a satellite's ticket entered him) is answered ``registered`` with his token
+        and this connection follows his seat: no second entry."""
         assert self.coordinator is not None
-        pid = secrets.token_urlsafe(9)
+        if player is not None and player in self.names:
+            token = self.player_token(player)
+            reply = m.Registered(tournament=self.tid, player=player, token=token, ref=ref)
+            client.deliver(encode(reply))
+            self.follow(client, token, lobby=lobby)
+            return
+        pid = player if player is not None else secrets.token_urlsafe(9)
+        self._lobby(client, lobby)
         self.pending[pid] = (client, ref)
         self.coordinator.submit("register", {"player": pid, "name": nickname})
 
@@ -147,13 +174,17 @@ class TournamentHost:
     def director_token(self) -> str:
         return self.auth.director(self.tid)
 
-    def follow(self, client: Client, token: str | None) -> None:
-        """Watch the tournament; with a player token, sit at one's seat and follow moves."""
+    def follow(self, client: Client, token: str | None, *, lobby: bool = True) -> None:
+        """Watch the tournament; with a player token, sit at one's seat and follow moves.
+        Without ``lobby``, the states leave out the lobby's lists (``COMPACT_LEAVES_OUT``) and
+        come only when what is left changed (issue 32: a 2,000-player tournament sent its
+        playing bots 3.9 GB of lobby states)."""
         pid: str | None = None
         if token:
             pid = self._take_client(client, token)
         self.followers[client.cid] = client
-        client.deliver(encode(self._state_message(client)))
+        self._lobby(client, lobby)
+        self._send_state(client)
         if pid is not None:
             self._attach(pid, reason="")
 
@@ -189,7 +220,14 @@ class TournamentHost:
         self.asking[pid] = (client, msg.id)
         self.coordinator.submit(msg.TYPE, {"player": pid})
 
+    def _lobby(self, client: Client, lobby: bool) -> None:
+        if lobby:
+            self.compact.pop(client.cid, None)
+        elif client.cid not in self.compact:
+            self.compact[client.cid] = b""  # the last compact state sent: none yet
+
     def gone(self, client: Client) -> None:
+        self.compact.pop(client.cid, None)
         self.followers.pop(client.cid, None)
         self.consoles.pop(client.cid, None)
         if client.pid is not None and self.clients.get(client.pid) is client:
@@ -595,4 +633,17 @@ class TournamentHost:
         self._dirty = None
         raw = self.coordinator.state() if self.coordinator is not None else {}
         for client in list(self.followers.values()):
-            client.deliver(encode(self._state_message(client, raw)))
+            self._send_state(client, raw)
+
+    def _send_state(self, client: Client, raw: dict[str, Any] | None = None) -> None:
+        """The state to one follower: whole, or compact (and only when it changed)."""
+        message = self._state_message(client, raw)
+        last = self.compact.get(client.cid)
+        if last is None:
+            client.deliver(encode(message))
+            return
+        state = {k: v for k, v in message.state.items() if k not in COMPACT_LEAVES_OUT}
+        frame = encode(m.TournamentState(tournament=self.tid, state=state))
+        if frame != last:
+            self.compact[client.cid] = frame
+            client.deliver(frame)
