@@ -73,7 +73,11 @@ class TableMirror:
         """Seats all-in this hand, seen in its ``action`` events (None: joined mid-hand)."""
         self.put: dict[int, int] = {}
         """Chips each seat put in this hand (less what came back), from its actions."""
+        self.ante_format = "none"
+        """The table's (snapshot): a button or big blind ante is dead money, no one's bet."""
         self.start_stacks: dict[int, int] = {}
+        self.dead_put: dict[int, int] = {}
+        """Dead money each seat posted this hand (see :meth:`_dead`)."""
         """The stacks the hand began with (``hand_start``): with a snapshot's, what each seat
         put in since, the actions missed while away included."""
         self.trail: list[str] = []
@@ -117,6 +121,7 @@ class TableMirror:
         self.phase = str(state.get("phase", "waiting"))
         blinds = state.get("blinds") or [0, 0, 0]
         self.blinds = (int(blinds[0]), int(blinds[1]), int(blinds[2]))
+        self.ante_format = str(state.get("ante_format") or self.ante_format)
         if state.get("denominations"):
             self.denominations = tuple(int(d) for d in state["denominations"])
         self.button = state.get("button")
@@ -151,7 +156,8 @@ class TableMirror:
                 # what each seat put in, from the hand's start: the contributions of the
                 # actions missed while away too (a stale sum made chips look unwinnable)
                 self.put = {
-                    s: self.start_stacks.get(s, 0) - self.stacks.get(s, 0) for s in self.dealt_in
+                    s: self.start_stacks.get(s, 0) - self.stacks.get(s, 0) - self.dead_put.get(s, 0)
+                    for s in self.dealt_in
                 }
                 if self.phase == "betting" and self.pot < shown_pots:
                     held = f"snapshot: {behind} behind + pots {shown_pots} > {self.hand_total}"
@@ -209,6 +215,13 @@ class TableMirror:
         if self.notes is not None:
             self.notes.board = list(self.board)
 
+    def _dead(self, action: str) -> bool:
+        """Dead money: in the main pot, no one's contribution (cdc 4.2: a button or big blind
+        ante; casino cash: a missed small blind « mise directement dans le pot »)."""
+        return action == "post_dead" or (
+            action == "post_ante" and self.ante_format in ("button", "big_blind")
+        )
+
     def _unwinnable(self) -> int:
         """Chips no live hand can win: a folded player's above every live one's when all of
         those are all-in. They are no pot (the engine gives them back at the hand's end,
@@ -258,6 +271,7 @@ class TableMirror:
         self.pot = 0
         self.pots = []
         self.put = {}
+        self.dead_put = {}
         self.start_stacks = dict(stacks)
         self.allin = set()
         self.trail = [f"start#{e.hand}"]
@@ -291,7 +305,10 @@ class TableMirror:
         self.from_snapshot.discard(e.seat)
         self.trail.append(f"{e.seat}:{e.action}{'!' if e.allin else ''}")
         self.pot -= sign * e.added
-        self.put[e.seat] = self.put.get(e.seat, 0) - sign * e.added
+        if self._dead(e.action):
+            self.dead_put[e.seat] = self.dead_put.get(e.seat, 0) + e.added
+        else:
+            self.put[e.seat] = self.put.get(e.seat, 0) - sign * e.added
         if e.action in ("fold", "dead_hand"):
             self.folded.add(e.seat)
         if e.allin and self.allin is not None:

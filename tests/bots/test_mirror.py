@@ -236,3 +236,37 @@ def test_what_each_seat_put_in_is_read_from_the_snapshot_after_a_gap() -> None:
     feed(mir, flop)
     assert seen == []
     assert mir.put == {1: 500, 2: 925, 3: 900}
+
+
+def test_a_big_blind_ante_is_dead_money_not_a_contribution() -> None:
+    """Seen at 1,000 bots (every bot of a table reporting the same hand): a big blind ante
+    is dead money in the main pot (cdc 4.2), not the big blind's bet; counted as his, a big
+    blind who folds to two all-ins for less than blind + ante seemed to leave chips above
+    them that no one could win, which the server's pots rightly hold."""
+    seen: list[str] = []
+    mir = TableMirror(T, 1, lambda kind, detail: seen.append(kind))
+    state = {
+        "phase": "waiting", "hand": 0, "you": 1, "blinds": [50, 100, 100], "seats": [],
+        "ante_format": "big_blind",
+    }  # fmt: skip
+    mir.apply_snapshot(m.Snapshot(table=T, seq=0, state=state))
+    begin = m.HandStart(
+        table=T, seq=1, hand=1, button=3, small_blind=1, big_blind=2, blinds=(50, 100, 100),
+        stacks={"1": 150, "2": 2000, "3": 150},
+    )  # fmt: skip
+    feed(
+        mir,
+        begin,
+        action(2, 2, "post_ante", 100, 100, 1900),
+        action(3, 1, "post_sb", 50, 50, 100),
+        action(4, 2, "post_bb", 100, 100, 1800),
+        allin(action(5, 3, "allin", 150, 150, 0)),
+        allin(action(6, 1, "call", 150, 100, 0)),
+        action(7, 2, "fold", 100, 0, 1800),
+        m.BoardEvent(
+            table=T, seq=8, hand=1, street="flop", cards=("2c", "7d", "9h"),
+            pots=({"amount": 500, "eligible": [1, 3]},),
+        ),
+    )  # fmt: skip
+    assert seen == []
+    assert mir.put == {1: 150, 2: 100, 3: 150} and mir.dead_put == {2: 100}
