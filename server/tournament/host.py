@@ -52,13 +52,16 @@ from .lobby import lobby_state, you
 from .results import results_csv, results_json
 from .settings import HostSettings
 
-__all__ = ["COMPACT_LEAVES_OUT", "HostSettings", "TournamentHost"]
+__all__ = ["COMPACT_LEAVES_OUT", "COMPACT_QUIET", "HostSettings", "TournamentHost"]
 
 log = logging.getLogger("brasseur.tournament")
 
 COMPACT_LEAVES_OUT = frozenset({"players", "registered", "tables", "results", "payouts"})
 """What a follower without the lobby (``follow`` ``lobby`` false) is not sent: the lists that
 grow with the field (a player at his table needs the rest: phase, level, clock, ``you``)."""
+COMPACT_QUIET = frozenset({"level_left", "late_left", "average", "players_left", "entries"})
+"""What changes alone does not send such a follower a new state: the clocks (counted down by
+the client between states) and the field's counts; they come with the next change."""
 
 
 class _Seat:
@@ -109,8 +112,9 @@ class TournamentHost:
         self.where: dict[str, _Seat] = {}
         self.clients: dict[str, Client] = {}
         self.followers: dict[str, Client] = {}
-        self.compact: dict[str, bytes] = {}
-        """Followers without the lobby's lists (by connection), with the last state sent."""
+        self.compact: dict[str, dict[str, Any] | None] = {}
+        """Followers without the lobby's lists (by connection), with what they were last sent
+        (the state less ``COMPACT_QUIET``; None: nothing yet)."""
         self.pending: dict[str, tuple[Client, int | None]] = {}
         self.asking: dict[str, tuple[Client, int | None]] = {}
         """Busted players whose rebuy or re-entry waits for the director's answer."""
@@ -224,7 +228,7 @@ class TournamentHost:
         if lobby:
             self.compact.pop(client.cid, None)
         elif client.cid not in self.compact:
-            self.compact[client.cid] = b""  # the last compact state sent: none yet
+            self.compact[client.cid] = None  # the last compact state sent: none yet
 
     def gone(self, client: Client) -> None:
         self.compact.pop(client.cid, None)
@@ -638,12 +642,12 @@ class TournamentHost:
     def _send_state(self, client: Client, raw: dict[str, Any] | None = None) -> None:
         """The state to one follower: whole, or compact (and only when it changed)."""
         message = self._state_message(client, raw)
-        last = self.compact.get(client.cid)
-        if last is None:
+        if client.cid not in self.compact:
             client.deliver(encode(message))
             return
+        last = self.compact[client.cid]
         state = {k: v for k, v in message.state.items() if k not in COMPACT_LEAVES_OUT}
-        frame = encode(m.TournamentState(tournament=self.tid, state=state))
-        if frame != last:
-            self.compact[client.cid] = frame
-            client.deliver(frame)
+        key = {k: v for k, v in state.items() if k not in COMPACT_QUIET}
+        if key != last:
+            self.compact[client.cid] = key
+            client.deliver(encode(m.TournamentState(tournament=self.tid, state=state)))
