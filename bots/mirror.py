@@ -205,7 +205,12 @@ class TableMirror:
         self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in e.pots]
         gathered = sum(amount for amount, _ in self.pots)
         if self.hand_total is not None and gathered != self.pot - self._unwinnable():
-            self._bad("pots", f"{e.street}: pots {self.pots} hold {gathered}, {self.pot} in")
+            why = f"put {self.put} dead {self.dead_put} all-in {sorted(self.allin or ())}"
+            trail = " ".join(self.trail[-24:])
+            self._bad(
+                "pots",
+                f"{e.street}: pots {self.pots} hold {gathered}, {self.pot} in ({why}; {trail})",
+            )
         if len(self.pots) > 1 and self.allin is not None and not self.allin:
             trail = " ".join(self.trail[-24:])
             self._bad("pots", f"{e.street}: side pots {self.pots} with nobody all-in ({trail})")
