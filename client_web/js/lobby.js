@@ -5,6 +5,7 @@ import { $, button, el } from "./dom.js";
 import { errorText, fmt, t, words } from "./i18n.js";
 import { createTable } from "./net.js";
 import { KEY, loadJSON, saveJSON, store } from "./store.js";
+import { lateWaitText } from "./tournament_clock.js";
 import { badgeNode, changed, showError } from "./ui.js";
 
 export const inviteLink = (table, invite) =>
@@ -206,6 +207,9 @@ function tournamentItem(x) {
     meta.append(el("span", "", `${t("playersLeft")} ${fmt(x.players_left ?? 0)}`));
     if (x.level) meta.append(el("span", "", `${t("level")} ${x.level}`));
   }
+  // a started tournament says what it waits for and until when (issue 29), as its page does
+  const late = lateWaitText(x, x.late_left ?? 0, false);
+  if (late) meta.append(el("span", "t-late-wait", late));
   const actions = el("div", "row");
   const link = `/?tournament=${encodeURIComponent(x.id)}`;
   if (loadJSON(KEY.tournament(x.id), null)) {

@@ -106,6 +106,11 @@ class LiveTournament:
             "entries": state.get("entries"),
             "players_left": state.get("players_left"),
             "level": state.get("level"),
+            "paused": state.get("paused"),
+            # what a started tournament waits for (issue 29): late registration, until when
+            "late_registration": state.get("late_registration"),
+            "late_until_level": state.get("late_until_level"),
+            "late_left": state.get("late_left"),
         }
 
     def close(self) -> None:

@@ -265,6 +265,15 @@ def test_a_league_night_played_to_its_end_with_late_registration_said_and_closed
         state = get_json(server, f"/api/tournaments/{t1}")
         assert state["late_registration"] and state["late_until_level"] == 2
         assert state["phase"] != "finished" and state["late_left"] > 0
+        # the lobby's list says it too (what it waits for, until when)
+        listed = next(x for x in get_json(server, "/api/tournaments") if x["id"] == t1)
+        assert listed["late_registration"] and listed["late_until_level"] == 2
+        assert listed["players_left"] == 1 and listed["late_left"] > 0
+        lobby = director.page.context.new_page()
+        lobby.goto(server.base)
+        item = lobby.wait_for_selector(f".t-item[data-tournament='{t1}'] .t-late-wait")
+        assert item is not None and "2" in item.inner_text(), item and item.inner_text()
+        lobby.close()
         ana, bob = pages["Ana"], pages["Bob"]
         wait = f"{event_line(ana.page, one['id'])} .lg-wait"
         wait_text(ana.page, wait, "Un seul joueur en jeu")
