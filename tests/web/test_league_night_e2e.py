@@ -402,6 +402,21 @@ def test_a_league_night_played_to_its_end_with_late_registration_said_and_closed
                 assert "fpc 4-4" in note.inner_text() and "ex-æquo" in note.inner_text()
                 assert client.page.locator(".lg-score[data-tied='true']").count() >= 2
             seen(client, ".lg-standings", f"standings-{client.name}")
+        # the stage's results on its tournament page, at the three sizes (issue 29, item 2:
+        # the header showed the ordinal function's code and squashed the Player column)
+        for client in (director, ana, bob):
+            page = client.page
+            page.goto(f"{server.base}/?tournament={tids[two['id']]}")
+            wait_until(
+                lambda p=page: p.locator("#t-results tbody tr").count() == 4, "the results", 20
+            )
+            heads = [h.strip() for h in page.locator("#t-results thead th").all_inner_texts()]
+            assert heads[0] == "Place" and len(heads) == 4, heads
+            panel = page.inner_text("#t-results-panel")
+            assert "=>" not in panel and "${" not in panel, panel
+            player = page.locator("#t-results thead th").nth(1)
+            assert player.evaluate("th => th.scrollHeight") < 40  # one line, not "Pl ay er"
+        seen(director, "#t-results thead th:nth-child(2)", "results")  # each size, shots
     finally:
         for seat in seats:
             seat.close()
