@@ -177,6 +177,23 @@ def test_a_key_of_another_type_fails_before_anything_is_written(
     assert dump(client, redis_prefix) == before
 
 
+@pytest.mark.parametrize("name", ["epoch", "last_seq", "events", "snapshot", "tables", "records"])
+def test_any_key_of_another_type_fails_the_batch_with_nothing_written(
+    store: RedisTableStore, client: redis.Redis, redis_prefix: str, name: str
+) -> None:
+    """Issue 32 checks only the keys written without being read first (the tables set, the
+    records hash); every other key of another type still fails the batch before its first
+    write (a read raises WRONGTYPE, or it is the first write): nothing is written."""
+    store.write("t1", TableWrite(events=events(1, 1)))
+    key = f"{redis_prefix}:tables" if name == "tables" else f"{redis_prefix}:table:t1:{name}"
+    client.delete(key)
+    client.rpush(key, "a list: of no type the store uses")
+    before = dump(client, redis_prefix)
+    with pytest.raises(StoreError):
+        store.write("t1", full_batch(2, 1, None))
+    assert dump(client, redis_prefix) == before
+
+
 # -- fencing ----------------------------------------------------------------------------------
 
 
