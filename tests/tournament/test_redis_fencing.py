@@ -184,13 +184,14 @@ def test_any_key_of_another_type_fails_the_batch_with_nothing_written(
     """Issue 32 checks only the keys written without being read first (the tables set, the
     records hash); every other key of another type still fails the batch before its first
     write (a read raises WRONGTYPE, or it is the first write): nothing is written."""
-    store.write("t1", TableWrite(events=events(1, 1)))
+    epoch = store.claim("t1")  # a fenced write: the epoch is read, and must be sure
+    store.write("t1", TableWrite(events=events(1, 1), epoch=epoch))
     key = f"{redis_prefix}:tables" if name == "tables" else f"{redis_prefix}:table:t1:{name}"
     client.delete(key)
     client.rpush(key, "a list: of no type the store uses")
     before = dump(client, redis_prefix)
     with pytest.raises(StoreError):
-        store.write("t1", full_batch(2, 1, None))
+        store.write("t1", full_batch(2, 1, epoch))
     assert dump(client, redis_prefix) == before
 
 
