@@ -77,6 +77,8 @@ class TableMirror:
         """The table's (snapshot): a button or big blind ante is dead money, no one's bet."""
         self.start_stacks: dict[int, int] = {}
         self.dead_put: dict[int, int] = {}
+        self.antes: dict[int, int] = {}
+        """The antes each seat posted this hand (see :meth:`_contributions`)."""
         """Dead money each seat posted this hand (see :meth:`_dead`)."""
         """The stacks the hand began with (``hand_start``): with a snapshot's, what each seat
         put in since, the actions missed while away included."""
@@ -156,7 +158,10 @@ class TableMirror:
                 # what each seat put in, from the hand's start: the contributions of the
                 # actions missed while away too (a stale sum made chips look unwinnable)
                 self.put = {
-                    s: self.start_stacks.get(s, 0) - self.stacks.get(s, 0) - self.dead_put.get(s, 0)
+                    s: self.start_stacks.get(s, 0)
+                    - self.stacks.get(s, 0)
+                    - self.dead_put.get(s, 0)
+                    - self.antes.get(s, 0)
                     for s in self.dealt_in
                 }
                 if self.phase == "betting" and self.pot < shown_pots:
@@ -205,7 +210,8 @@ class TableMirror:
         self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in e.pots]
         gathered = sum(amount for amount, _ in self.pots)
         if self.hand_total is not None and gathered != self.pot - self._unwinnable():
-            why = f"put {self.put} dead {self.dead_put} all-in {sorted(self.allin or ())}"
+            why = f"put {self._contributions()} dead {self.dead_put} antes {self.antes}"
+            why += f" all-in {sorted(self.allin or ())}"
             trail = " ".join(self.trail[-24:])
             self._bad(
                 "pots",
@@ -221,11 +227,22 @@ class TableMirror:
             self.notes.board = list(self.board)
 
     def _dead(self, action: str) -> bool:
-        """Dead money: in the main pot, no one's contribution (cdc 4.2: a button or big blind
-        ante; casino cash: a missed small blind « mise directement dans le pot »)."""
-        return action == "post_dead" or (
-            action == "post_ante" and self.ante_format in ("button", "big_blind")
-        )
+        """Dead money: in the main pot, no one's contribution (casino cash: a missed small
+        blind « mise directement dans le pot »; antes: :meth:`_contributions`)."""
+        return action == "post_dead"
+
+    def _contributions(self) -> dict[int, int]:
+        """What each seat put in as his own (``put``), with his antes when they are
+        contributions: classic antes, every player's. A button or big blind ante is dead
+        money (cdc 4.2): one player posts it for the table, whatever the snapshot said of the
+        format (a tournament's level sets it at the deal)."""
+        dead = self.ante_format in ("button", "big_blind") or len(self.antes) == 1
+        if dead:
+            return dict(self.put)
+        out = dict(self.put)
+        for seat, ante in self.antes.items():
+            out[seat] = out.get(seat, 0) + ante
+        return out
 
     def _unwinnable(self) -> int:
         """Chips no live hand can win: a folded player's above every live one's when all of
@@ -234,8 +251,9 @@ class TableMirror:
         live = [s for s in self.dealt_in if s not in self.folded]
         if self.allin is None or not live or any(s not in self.allin for s in live):
             return 0
-        top = max(self.put.get(s, 0) for s in live)
-        return sum(max(0, self.put.get(s, 0) - top) for s in self.folded)
+        put = self._contributions()
+        top = max(put.get(s, 0) for s in live)
+        return sum(max(0, put.get(s, 0) - top) for s in self.folded)
 
     def _seat(self, e: m.SeatEvent) -> None:
         if e.status == "busted":
@@ -277,6 +295,7 @@ class TableMirror:
         self.pots = []
         self.put = {}
         self.dead_put = {}
+        self.antes = {}
         self.start_stacks = dict(stacks)
         self.allin = set()
         self.trail = [f"start#{e.hand}"]
@@ -310,10 +329,7 @@ class TableMirror:
         self.from_snapshot.discard(e.seat)
         self.trail.append(f"{e.seat}:{e.action}{'!' if e.allin else ''}")
         self.pot -= sign * e.added
-        if self._dead(e.action):
-            self.dead_put[e.seat] = self.dead_put.get(e.seat, 0) + e.added
-        else:
-            self.put[e.seat] = self.put.get(e.seat, 0) - sign * e.added
+        self._count_put(e.seat, e.action, -sign * e.added)
         if e.action in ("fold", "dead_hand"):
             self.folded.add(e.seat)
         if e.allin and self.allin is not None:
@@ -325,6 +341,16 @@ class TableMirror:
         if self.pot < 0 and self.hand_total is not None:
             self._bad("chips", f"the pot went negative ({self.pot})")
         self._conserved(f"after {e.action} of seat {e.seat}")
+
+    def _count_put(self, seat: int, action: str, chips: int) -> None:
+        """``chips`` into the middle from ``seat`` (less when returned): dead money, an ante,
+        or his own contribution (:meth:`_contributions`)."""
+        if self._dead(action):
+            self.dead_put[seat] = self.dead_put.get(seat, 0) + chips
+        elif action == "post_ante":
+            self.antes[seat] = self.antes.get(seat, 0) + chips
+        else:
+            self.put[seat] = self.put.get(seat, 0) + chips
 
     def _conserved(self, when: str) -> None:
         if self.hand_total is None:

@@ -269,4 +269,49 @@ def test_a_big_blind_ante_is_dead_money_not_a_contribution() -> None:
         ),
     )  # fmt: skip
     assert seen == []
-    assert mir.put == {1: 150, 2: 100, 3: 150} and mir.dead_put == {2: 100}
+    assert mir.put == {1: 150, 2: 100, 3: 150} and mir.antes == {2: 100}
+
+
+def test_one_ante_for_the_table_is_dead_money_whatever_the_snapshot_said() -> None:
+    """The failover load test's case: the snapshot came before the tournament's first level
+    set a big blind ante (its format said none); one player posting the ante for the table
+    is the sign. Classic antes (every player's) stay contributions."""
+
+    def hand(ante_format: str, posts: dict[int, int]) -> list[str]:
+        seen: list[str] = []
+        mir = TableMirror(T, 1, lambda kind, detail: seen.append(kind))
+        state = {"phase": "waiting", "hand": 0, "you": 1, "blinds": [50, 100, 0], "seats": [],
+                 "ante_format": ante_format}  # fmt: skip
+        mir.apply_snapshot(m.Snapshot(table=T, seq=0, state=state))
+        begin = m.HandStart(
+            table=T, seq=1, hand=1, button=3, small_blind=1, big_blind=2, blinds=(50, 100, 100),
+            stacks={"1": 150, "2": 2000, "3": 150},
+        )  # fmt: skip
+        stacks = {1: 150, 2: 2000, 3: 150}
+        steps: list[m.Message] = [begin]
+        seq = 2
+        for seat, ante in posts.items():
+            stacks[seat] -= ante
+            steps.append(action(seq, seat, "post_ante", ante, ante, stacks[seat]))
+            seq += 1
+        stacks[1] -= 50
+        stacks[2] -= 100
+        steps += [
+            action(seq, 1, "post_sb", 50, 50, stacks[1]),
+            action(seq + 1, 2, "post_bb", 100, 100, stacks[2]),
+            allin(action(seq + 2, 3, "allin", 150 - posts.get(3, 0), 150 - posts.get(3, 0), 0)),
+            allin(action(seq + 3, 1, "call", 150 - posts.get(1, 0), stacks[1], 0)),
+            action(seq + 4, 2, "fold", 100, 0, stacks[2]),
+        ]
+        total = 150 + 150 + (2000 - stacks[2])  # every chip put in
+        steps.append(
+            m.BoardEvent(
+                table=T, seq=seq + 5, hand=1, street="flop", cards=("2c", "7d", "9h"),
+                pots=({"amount": total, "eligible": [1, 3]},),
+            )
+        )  # fmt: skip
+        feed(mir, *steps)
+        return seen
+
+    assert hand("none", {2: 100}) == []  # a big blind ante the snapshot did not announce
+    assert hand("classic", {1: 10, 2: 10, 3: 10}) == []  # every player's: contributions
