@@ -513,8 +513,9 @@ def a_player_calls_the_director(director: Client, candidates: tuple[Client, ...]
     call.locator("button").click()
     page.wait_for_function("() => document.querySelectorAll('#d-calls li').length === 0")
     wait_until(
-        lambda: "verbal prevails" in caller.page.inner_text("#log"),
+        lambda: "verbal prevails" in (caller.page.text_content("#log") or ""),
         "the director's ruling said at the caller's table",
+        30,  # under a loaded CI machine it once took longer than the default 15 s
     )
     caller.shot("t08-ruling-at-the-table")
     return caller
