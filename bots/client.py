@@ -14,6 +14,11 @@ dropped connection is resumed with the latest seat token and ``join(last_seq)``.
 server sends a ``turn``, the strategy's ``decide(view)`` is asked and its decision is sent as
 ``act`` frames naming the turn's ``decision``: once per decision (a ``turn`` re-sent for a
 decision already answered on this connection is ignored; docs/protocol.md, "Decisions").
+
+The module also owns what the client knows of the server's answers: the error codes a fuzzer
+provokes on purpose, the tournament phases where a player still in has a seat, how often a
+refused act is answered again, and :class:`Requests`, the cuts and acts whose error may only
+say the answer came too late (counted as late, never as errors).
 """
 
 from __future__ import annotations
@@ -23,20 +28,80 @@ import contextlib
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from protocol import PROTOCOL_VERSION
 from protocol import messages as m
 
-from .codes import EXPECTED_FOR_FUZZER, MAX_RETRIES, PLAYING
 from .connection import BotConnection, BotError, next_id
-from .late import Requests
 from .mirror import PLAYER_ACTIONS, TableMirror
 from .notebook import Notebook
 from .stats import Stats
 from .strategy import Decision, Strategy, View
 
 __all__ = ["Bot", "BotError"]
+
+EXPECTED_FOR_FUZZER = frozenset(
+    {
+        "not_your_turn",
+        "stale_hand",
+        "stale_decision",
+        "out_of_range",
+        "show_refused",
+        "too_early",
+        "chat_held",
+        "not_seated",
+    }
+)
+"""Error codes a fuzzer provokes on purpose (besides every ``rule.*`` code)."""
+PLAYING = frozenset({"running", "break", "hand_for_hand", "final_table"})
+"""Tournament phases where every player still in has a seat."""
+MAX_RETRIES = 3
+"""Replies to a refused act before the bot waits for its clock."""
+
+
+@dataclass(slots=True)
+class Requests:
+    """A bot's cuts and acts whose answer may still come back as an error."""
+
+    cuts: set[int] = field(default_factory=set)
+    """Request ids of our cuts."""
+    acts: dict[int, int] = field(default_factory=dict)
+    """Request id of each act -> the hand it was for."""
+
+    def act(self, rid: int, hand: int) -> None:
+        self.acts[rid] = hand
+        if len(self.acts) > 256:
+            for old in list(self.acts)[:128]:
+                del self.acts[old]
+
+    def late(self, error: m.Error, ended_hand: int, moved: bool, stats: Stats) -> bool:
+        """``error`` only says our answer came too late: counted in ``stats``, True.
+        ``ended_hand``: the last hand whose end we saw; ``moved``: we changed tables."""
+        code = error.code
+        if error.ref is not None and error.ref in self.cuts:
+            self.cuts.discard(error.ref)
+            if code == "not_your_turn":  # the cut came after the server's cut timer had fired
+                stats.late_cuts += 1
+                return True
+        if len(self.cuts) > 8:
+            self.cuts.clear()
+        acted_in = self.acts.pop(error.ref, None) if error.ref is not None else None
+        if acted_in is None:
+            return False
+        if code == "stale_hand" and acted_in <= ended_hand:
+            stats.late_acts += 1  # the hand ended while we answered: a race, not a fault
+            return True
+        if code == "stale_decision":
+            # the decision closed while we answered (the clock ran out, an opponent's fold
+            # out of turn changed our options): the next turn, if ours, is a new one
+            stats.late_acts += 1
+            return True
+        if code == "not_seated" and moved:
+            stats.late_acts += 1  # we were moved to another table while answering
+            return True
+        return False
 
 
 class Bot(BotConnection):
