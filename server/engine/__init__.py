@@ -1,4 +1,5 @@
-"""Brasseur's rules engine: one hand of No-Limit Hold'em under a rule profile, sans I/O.
+"""Brasseur's rules engine: one hand of No-Limit Hold'em or five-card draw under a rule
+profile, sans I/O.
 
 Typical use::
 
@@ -8,12 +9,20 @@ Typical use::
 """
 
 from .cards import card_name, parse_card
-from .commands import Act, Form, Muck, Say, Show, Verb
+from .commands import Act, Draw, Form, Muck, Say, Show, Verb
 from .errors import ErrorCode, RuleError, SetupError
 from .events import Event
-from .hand import Hand, Menu, Phase, PotView, Street
+from .hand import DrawMenu, Hand, Menu, Phase, PotView, Street
 from .profile import PROFILE_IDS, Profile, load_profile
-from .setup import DEFAULT_DENOMINATIONS, AnteFormat, Blinds, HandSetup, SeatSetup
+from .setup import (
+    DEFAULT_DENOMINATIONS,
+    AnteFormat,
+    Blinds,
+    Game,
+    HandSetup,
+    SeatSetup,
+    Structure,
+)
 
 __all__ = [
     "DEFAULT_DENOMINATIONS",
@@ -21,9 +30,12 @@ __all__ = [
     "Act",
     "AnteFormat",
     "Blinds",
+    "Draw",
+    "DrawMenu",
     "ErrorCode",
     "Event",
     "Form",
+    "Game",
     "Hand",
     "HandSetup",
     "Menu",
@@ -37,6 +49,7 @@ __all__ = [
     "SetupError",
     "Show",
     "Street",
+    "Structure",
     "Verb",
     "card_name",
     "load_profile",

@@ -33,6 +33,17 @@ class Betting(HandState, Interpreter):
             return max(2 * self.cb, self.cb + self.bb)  # ligue 6.4, casino "fausse relance"
         return self.cb + self.last_full_inc  # tda 43, cdc 9.6, fpc 18-11
 
+    def max_to(self, i: int) -> int:
+        """Largest legal bet or raise-to total of player i: his whole stack in no limit; in
+        pot limit the current bet plus the pot after his call (every chip in the hand, the
+        call included), at least the smallest raise, capped by his stack."""
+        allin_to = self.committed[i] + self.stack[i]
+        if not self.pot_limit:
+            return allin_to
+        pot = 2 * self.cb - self.committed[i] + sum(self.contrib) + self.dead_money
+        most = max(self.min_to(), pot)
+        return most if most < allin_to else allin_to
+
     def others_can_act(self, i: int) -> bool:
         able = self.n_able
         if not self.folded[i] and not self.allin[i]:
@@ -99,7 +110,7 @@ class Betting(HandState, Interpreter):
         if can_raise:
             min_to = self.min_to()
             min_raise_to: int | None = min_to if min_to < allin_to else allin_to
-            max_raise_to: int | None = allin_to
+            max_raise_to: int | None = self.max_to(i) if self.pot_limit else allin_to
         else:
             min_raise_to = max_raise_to = None
         return Menu(
@@ -308,7 +319,7 @@ class Betting(HandState, Interpreter):
             self.last_full_inc = to - before
         self.cb = to
         self.round_aggressor = i
-        if self.street is Street.RIVER:
+        if self.street is self.last_street:
             self.river_bet = True
         return added, "allin" if self.allin[i] else ("bet" if before == 0 else "raise")
 
@@ -405,11 +416,15 @@ class Betting(HandState, Interpreter):
         self._deal_next()
 
     def _deal_next(self) -> None:
-        """The round is closed: the next street, or the other runs and the showdown."""
-        if self.street is Street.RIVER:
+        """The round is closed: the next street (five-card draw: the draw), or the other
+        runs and the showdown."""
+        if self.street is self.last_street:
             if self.runs > 1:
                 self._deal_runs()  # fpc multi-bordes: the other runs after run 1's river
             self._start_showdown()
+            return
+        if self.drawing is not None:
+            self._begin_draw()
             return
         self.street = Street(self.street + 1)
         if self.street is Street.FLOP:
@@ -418,6 +433,10 @@ class Betting(HandState, Interpreter):
             dealt = self.board_cards[self.street + 1 : self.street + 2]
         self.board.extend(dealt)
         self.events.append(BoardDealt(street=STREET_NAMES[self.street], cards=tuple(dealt)))
+        self._next_round()
+
+    def _next_round(self) -> None:
+        """A new betting round on :attr:`street` (after a street is dealt, or the draw)."""
         self.committed = [0] * self.n
         self.acted = [False] * self.n
         self.no_raise = [False] * self.n

@@ -57,9 +57,13 @@ def eval_cards(cards: Iterable[int]) -> list[object]:
     return [_EVAL7[c] for c in cards]
 
 
-def evaluate_with(hole: tuple[int, int], board: list[object]) -> int:
-    """Rank of ``hole`` with a board prepared by :func:`eval_cards`."""
-    return int(eval7.evaluate([_EVAL7[hole[0]], _EVAL7[hole[1]], *board]))
+def evaluate_with(hole: tuple[int, ...], board: list[object]) -> int:
+    """Rank of ``hole`` with a board prepared by :func:`eval_cards` (five-card draw: an empty
+    board, the five cards alone; eval7 ranks five cards as five of seven, A-2-3-4-5 a
+    straight)."""
+    if len(hole) == 2:
+        return int(eval7.evaluate([_EVAL7[hole[0]], _EVAL7[hole[1]], *board]))
+    return int(eval7.evaluate([*(_EVAL7[c] for c in hole), *board]))
 
 
 def hand_type(value: int) -> str:

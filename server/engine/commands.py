@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Act", "AgreeRuns", "Form", "Muck", "Say", "Show", "Verb"]
+__all__ = ["Act", "AgreeRuns", "Draw", "Form", "Muck", "Say", "Show", "Verb"]
 
 
 class Verb(StrEnum):
@@ -24,7 +24,8 @@ class Verb(StrEnum):
     ALLIN = "allin"
     """"Tapis", all-in."""
     POT = "pot"
-    """"Le pot": not a no-limit declaration (cdc 9.15, tda 50-C)."""
+    """"Le pot": not a no-limit declaration (cdc 9.15, tda 50-C); in pot limit, a raise to the
+    largest amount allowed."""
     AMOUNT = "amount"
     """A bare number said alone: chips of that amount (tda 37-C)."""
 
@@ -80,3 +81,12 @@ class AgreeRuns:
 
     player: str
     runs: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Draw:
+    """Five-card draw: the player in turn to draw discards these cards (none: he stands pat)
+    and is dealt as many from the stub (:mod:`server.engine.draw`)."""
+
+    player: str
+    discard: tuple[int, ...] = ()

@@ -52,6 +52,19 @@ class ErrorCode(StrEnum):
     RUNS_NOT_OFFERED = "runs_not_offered"
     """An answer to run the board several times while no runs are offered (only once two
     players are all-in before the turn at a table that asks them, :mod:`.runs`)."""
+    OVER_POT_LIMIT = "over_pot_limit"
+    """Pot limit: a bet or raise above the current bet plus the pot after the call."""
+    NOT_DRAWING = "not_drawing"
+    """A draw while no draw is in progress (a betting round, the showdown)."""
+    NOT_YOUR_DRAW = "not_your_draw"
+    """A draw by a player who is not the next to draw (the draw goes in turn from the
+    button's left; out-of-turn rules do not apply to it)."""
+    CARD_NOT_HELD = "card_not_held"
+    """A discard names a card the player does not hold."""
+    SAME_CARD_TWICE = "same_card_twice"
+    """A discard names the same card twice."""
+    TOO_MANY_DISCARDS = "too_many_discards"
+    """A discard of more cards than the rules allow (``HandSetup.max_discard``)."""
 
 
 class RuleError(Exception):

@@ -9,6 +9,8 @@ __all__ = [
     "Acted",
     "BoardDealt",
     "DeadHand",
+    "DrawDealt",
+    "Drew",
     "Event",
     "FaceUp",
     "HandCancelled",
@@ -28,6 +30,7 @@ __all__ = [
     "RunsChosen",
     "RunsOffered",
     "Shown",
+    "StubReshuffled",
 ]
 
 
@@ -85,10 +88,10 @@ class DeadHand:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HoleDealt:
-    """Private to ``player``."""
+    """Private to ``player``: his two hole cards (hold'em) or five cards (draw)."""
 
     player: str
-    cards: tuple[int, int]
+    cards: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -147,14 +150,14 @@ class BoardDealt:
 class FaceUp:
     """All live hands turned face up: all-in and no more betting possible (cdc 10.4)."""
 
-    hands: tuple[tuple[str, tuple[int, int]], ...]
+    hands: tuple[tuple[str, tuple[int, ...]], ...]
     rule: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Shown:
     player: str
-    cards: tuple[int, int]
+    cards: tuple[int, ...]
     hand: str
 
 
@@ -250,6 +253,38 @@ class RunRanked:
     """(player, hand name), e.g. ``("A", "Two Pair")``."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Drew:
+    """Public: ``player`` drew ``count`` cards at the five-card draw (0: he stood pat), as
+    everyone sees at a live table. Which cards is :class:`DrawDealt`, private."""
+
+    player: str
+    count: int
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawDealt:
+    """Private to ``player`` (as :class:`HoleDealt`), until a showdown shows his hand: the
+    cards he discarded, those he received in their place, and his five cards now. Always
+    right after his :class:`Drew`; the discards are never shown to anyone."""
+
+    player: str
+    discarded: tuple[int, ...]
+    received: tuple[int, ...]
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StubReshuffled:
+    """Public: the stub could not cover the next draw; ``count`` cards (what was left of the
+    stub, the burn card, the earlier players' discards, not the drawing player's) were
+    gathered into a new stub, in the order committed in the set-up (:mod:`.draw`)."""
+
+    count: int
+    rule: str = ""
+
+
 Event = (
     HandStarted
     | Posted
@@ -271,4 +306,7 @@ Event = (
     | RunsChosen
     | RunDealt
     | RunRanked
+    | Drew
+    | DrawDealt
+    | StubReshuffled
 )

@@ -1,4 +1,5 @@
-"""One hand of No-Limit Hold'em at one table: posting, betting, showdown, pots.
+"""One hand of No-Limit Hold'em or five-card draw at one table: posting, betting, the draw,
+showdown, pots.
 
 Pure and deterministic (no I/O, no clock, no randomness): the cards are given in the
 :class:`~server.engine.setup.HandSetup`. Commands go in through :meth:`Hand.act`,
@@ -11,15 +12,28 @@ betting is :class:`~server.engine.betting.Betting`, the showdown and pots
 :class:`~server.engine.showdown.Showdown`, the runs of the board once two players are all-in
 before the turn (:meth:`Hand.agree_runs`, :meth:`Hand.runs_timeout`)
 :class:`~server.engine.runs.Runs`, their shared state :class:`~server.engine.state.HandState`.
+
+Five-card draw (``HandSetup.game``, fpc « LE FIVE-CARD DRAW »): the first betting round as
+preflop (blinds, first to act left of the big blind), then the draw (:attr:`Phase.DRAW
+<server.engine.state.Phase.DRAW>`: :meth:`Hand.draw` in turn, :meth:`Hand.draw_menu`), owned
+by a :class:`~server.engine.draw.DrawRound` the hand calls; then the betting round
+:attr:`Street.DRAW <server.engine.state.Street.DRAW>` from the button's left, and the showdown
+of the five cards.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from . import cards as _cards
 from .betting import Betting
+from .commands import Draw
+from .draw import RULE_DRAW, RULE_STUB, DrawRound
 from .errors import ErrorCode, RuleError
 from .events import (
     DeadHand,
+    DrawDealt,
+    Drew,
     Event,
     HandCancelled,
     HandStarted,
@@ -27,15 +41,24 @@ from .events import (
     Posted,
     PostKind,
     PotAwarded,
+    StubReshuffled,
 )
 from .interpret import OotRecord
 from .profile import AntePriority, OpenFold
 from .runs import Runs
-from .setup import AnteFormat, HandSetup
+from .setup import AnteFormat, Game, HandSetup, Structure
 from .showdown import Showdown
 from .state import Menu, Phase, PotView, Street
 
-__all__ = ["Hand", "Menu", "Phase", "PotView", "Street"]
+__all__ = ["DrawMenu", "Hand", "Menu", "Phase", "PotView", "Street"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawMenu:
+    """Five-card draw: who must draw now, and how many cards he may discard at most."""
+
+    player: str
+    max_discard: int
 
 
 class Hand(Betting, Runs, Showdown):
@@ -77,6 +100,14 @@ class Hand(Betting, Runs, Showdown):
         self._board_eval = _cards.eval_cards(self.board_cards)
         self.board: list[int] = []
         self.street = Street.PREFLOP
+        self.pot_limit = setup.structure is Structure.POT_LIMIT
+        self.drawing: DrawRound | None = None
+        self.last_street = Street.RIVER
+        if setup.game is Game.DRAW:
+            self.last_street = Street.DRAW
+            self.drawing = DrawRound.from_setup(
+                setup.stub, setup.burn, setup.reshuffle, setup.max_discard
+            )
         self.phase = Phase.BETTING
         self.cb = 0
         self.last_full_inc = self.bb
@@ -347,7 +378,60 @@ class Hand(Betting, Runs, Showdown):
         with."""
         return sum(e.rake for e in self.events if isinstance(e, PotAwarded))
 
+    def draw_menu(self) -> DrawMenu | None:
+        """Five-card draw: who must draw now, or None when no draw is awaited."""
+        drawing = self.drawing
+        if self.phase is not Phase.DRAW or drawing is None or drawing.drawer < 0:
+            return None
+        return DrawMenu(player=self.names[drawing.drawer], max_discard=drawing.max_discard)
+
     # ------------------------------------------------------------------ commands
+
+    def draw(self, command: Draw) -> list[Event]:
+        """Five-card draw: the player in turn discards ``command.discard`` and is dealt as
+        many cards (see :mod:`.draw`). Raises :class:`RuleError`, changing nothing (no card
+        leaves the stub): ``hand_over`` once the hand is over, ``unknown_player``,
+        ``not_drawing`` outside the draw (a betting round, the showdown), ``not_your_draw``
+        for anyone but the player in turn (out-of-turn rules do not apply to the draw),
+        ``card_not_held``, ``same_card_twice``, ``too_many_discards``."""
+        if self.phase in (Phase.FINISHED, Phase.CANCELLED):
+            raise RuleError(ErrorCode.HAND_OVER, "the hand is over")
+        i = self.index.get(command.player, -1)
+        if i < 0:
+            raise RuleError(ErrorCode.UNKNOWN_PLAYER, f"no player {command.player!r} in this hand")
+        drawing = self.drawing
+        if self.phase is not Phase.DRAW or drawing is None:
+            raise RuleError(ErrorCode.NOT_DRAWING, "no draw in progress", RULE_DRAW)
+        discard = command.discard
+        drawing.verify(i, self.hole[i], discard)
+        mark = len(self.events)
+        drawn = drawing.deal(i, self.hole[i], discard)
+        self.hole[i] = drawn.cards
+        name = self.names[i]
+        if drawn.reshuffled:
+            self.events.append(StubReshuffled(count=drawn.reshuffled, rule=RULE_STUB))
+        self.events.append(Drew(player=name, count=len(discard), rule=RULE_DRAW))
+        self.events.append(
+            DrawDealt(player=name, discarded=discard, received=drawn.received, cards=drawn.cards)
+        )
+        if drawing.complete:
+            self._end_draw()
+        return self.events[mark:]
+
+    def _begin_draw(self) -> None:
+        """The first betting round of a draw hand is over: every player still in the hand,
+        all-in players included, draws in turn from the first one left of the button."""
+        assert self.drawing is not None
+        self.phase = Phase.DRAW
+        self.to_act = -1
+        self.drawing.open([i for i in self.after_button if not self.folded[i]])
+
+    def _end_draw(self) -> None:
+        """Everyone has drawn: the second betting round, from the first player left of the
+        button who can still act (none when fewer than two can: the showdown)."""
+        self.phase = Phase.BETTING
+        self.street = Street.DRAW
+        self._next_round()
 
     def cancel(self) -> list[Event]:
         """Cancel the hand and return every chip posted or bet (cdc 5.4)."""

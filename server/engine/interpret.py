@@ -32,6 +32,8 @@ from .shortbet import ShortBet, answer_short_bet, commit_short_bet
 __all__ = ["Decision", "Interpreter", "Kind", "OotOutcome", "OotRecord"]
 
 MAX_CHIPS_PER_MOTION = 200
+RULE_POT_LIMIT = "pot-limit"
+"""The citation of the pot-limit ceiling (a table's structure; no rulebook plays it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +88,12 @@ class Interpreter:
     cb: int
     bb: int
     dead_money: int
+    pot_limit: bool
 
     def min_to(self) -> int:
+        raise NotImplementedError
+
+    def max_to(self, i: int) -> int:
         raise NotImplementedError
 
     def can_raise(self, i: int) -> bool:
@@ -149,6 +155,28 @@ class Interpreter:
 
     def interpret(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
         """What the gesture of the player in turn becomes. Reads state only."""
+        decision = self._interpret(i, say, chips)
+        return self._within_limit(i, say, decision) if self.pot_limit else decision
+
+    def _within_limit(self, i: int, say: Say | None, decision: Decision) -> Decision:
+        """Pot limit: a bet or raise above :meth:`max_to` is refused (an amount said or
+        pushed); « tapis » or « pot » is a raise to the largest amount (project choice)."""
+        if decision.kind is not Kind.RAISE:
+            return decision
+        most = self.max_to(i)
+        if decision.to <= most:
+            return decision
+        if say is not None and say.verb in (Verb.ALLIN, Verb.POT):
+            return Decision(
+                Kind.RAISE, to=most, rule=RULE_POT_LIMIT, note=f"pot limit: raise to {most}"
+            )
+        raise RuleError(
+            ErrorCode.OVER_POT_LIMIT,
+            f"pot limit: {decision.to} is more than the pot allows ({most})",
+            RULE_POT_LIMIT,
+        )
+
+    def _interpret(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
         if self.pending_bet == i:
             return self._after_short_bet(i, say, chips)
         if self.no_raise[i]:
@@ -160,6 +188,10 @@ class Interpreter:
 
     def complete_pending(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
         """The amount of a raise announced without one (cdc 9.4: chips are all the raise)."""
+        decision = self._complete_pending(i, say, chips)
+        return self._within_limit(i, say, decision) if self.pot_limit else decision
+
+    def _complete_pending(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
         p = self.profile
         if say is not None and say.verb in (Verb.FOLD, Verb.CHECK, Verb.CALL):
             raise RuleError(
@@ -267,7 +299,7 @@ class Interpreter:
         """'Bet', 'raise' or 'pot' said, with an amount, with chips, or alone."""
         p = self.profile
         verb = say.verb
-        if verb is Verb.POT and p.pot_declaration is PotDeclaration.VOID:
+        if verb is Verb.POT and p.pot_declaration is PotDeclaration.VOID and not self.pot_limit:
             raise RuleError(
                 ErrorCode.VOID_DECLARATION,
                 "'pot' is not a valid declaration in no-limit: restate",
@@ -288,6 +320,9 @@ class Interpreter:
                 "raise not allowed: the last raise was incomplete",
                 p.cite("blocked"),
             )
+        if verb is Verb.POT and self.pot_limit:
+            most = self.max_to(i)
+            return Decision(Kind.RAISE, to=most, rule=RULE_POT_LIMIT, note=f"pot: raise to {most}")
         if verb is not Verb.POT and say.amount is not None:
             rule = {Form.PLUS: p.cite("total"), Form.ABBREVIATED: p.cite("abbreviated")}
             return self._declared_to(i, self.amount_to(i, say), rule.get(say.form, ""))

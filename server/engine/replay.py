@@ -9,7 +9,13 @@ reported in the output), 2 with a one-line message on stderr when the file is ma
 Extensions (documented in docs/replay.md): a player may carry ``"dead": true`` (dealt a dead
 hand: absent at the deal or serving a penalty, cdc 4.1 / 11.1); the scenario may carry
 ``"option": SEAT``, the seat posting the option (casino cash, the straddle: see
-:attr:`~server.engine.setup.HandSetup.option`).
+:attr:`~server.engine.setup.HandSetup.option`); a five-card draw scenario may carry
+``"burn": CARD`` (the card burnt before the draw; default: a random undealt card) and
+``"reshuffle": [CARDS]`` (the order of a new stub if the stub runs out, completed at random).
+
+Five-card draw (``"game": "draw"``, the spec's "Five-card draw" section): five-card ``hole``,
+no ``board``, an optional ``stub``, ``{"player": P, "draw": [CARDS]}`` inputs; the output adds
+``holes`` and, during the draw, ``next`` is ``{"player", "draw": true, "max_discard"}``.
 """
 
 from __future__ import annotations
@@ -22,12 +28,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import card_name, parse_card
-from .commands import Act, Form, Muck, Say, Show, Verb
+from .commands import Act, Draw, Form, Muck, Say, Show, Verb
 from .errors import RuleError, SetupError
-from .events import Acted, Event, OutOfTurn, Pending
+from .events import Acted, Drew, Event, OutOfTurn, Pending
 from .hand import Hand
 from .profile import PROFILE_IDS, load_profile
-from .setup import DEFAULT_DENOMINATIONS, AnteFormat, Blinds, HandSetup, SeatSetup
+from .setup import (
+    DEFAULT_DENOMINATIONS,
+    DRAW_HOLE,
+    AnteFormat,
+    Blinds,
+    Game,
+    HandSetup,
+    SeatSetup,
+    Structure,
+)
 
 __all__ = [
     "ScenarioError",
@@ -54,10 +69,16 @@ _TOP = {
     "hole",
     "board",
     "inputs",
+    "game",
+    "structure",
+    "stub",
+    "burn",
+    "reshuffle",
 }
+_DRAW_ONLY = ("stub", "burn", "reshuffle")
 _BLINDS = {"sb", "bb", "ante", "ante_format"}
 _PLAYER = {"name", "seat", "stack", "dead"}
-_INPUT = {"player", "say", "chips", "show", "muck", "time"}
+_INPUT = {"player", "say", "chips", "show", "muck", "time", "draw"}
 _SAY = {"verb", "amount", "form"}
 
 
@@ -136,7 +157,42 @@ def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
                 dead=dead,
             )
         )
+    try:
+        game = Game(top.get("game", "holdem"))
+        structure = Structure(top.get("structure", "no_limit"))
+    except ValueError:
+        raise ScenarioError(f"unknown game or structure in {top.get('game')!r}") from None
     names = [s.player for s in seats]
+    rng = rng or random.Random()
+    big_blind = top.get("big_blind")
+    option = top.get("option")
+    common: dict[str, Any] = {
+        "profile": profile,
+        "blinds": blinds,
+        "seats": tuple(seats),
+        "button": integer(top["button"], "button"),
+        "denominations": denoms,
+        "big_blind": None if big_blind is None else integer(big_blind, "big_blind"),
+        "option": None if option is None else integer(option, "option"),
+        "game": game,
+        "structure": structure,
+    }
+    if game is Game.DRAW:
+        setup = _draw_setup(top, names, rng, common)
+    else:
+        for key in _DRAW_ONLY:
+            need(key not in top, f"{key!r} is for five-card draw only")
+        setup = _holdem_setup(top, names, rng, common)
+    try:
+        setup.validate()
+    except SetupError as exc:
+        raise ScenarioError(f"impossible setup: {exc}") from None
+    return setup
+
+
+def _holdem_setup(
+    top: Mapping[str, Any], names: list[str], rng: random.Random, common: dict[str, Any]
+) -> HandSetup:
     hole_in = fields(top.get("hole", {}), set(names), "hole")
     hole: dict[str, list[int]] = {}
     for name, cards in hole_in.items():
@@ -148,37 +204,66 @@ def build_setup(data: Any, rng: random.Random | None = None) -> HandSetup:
     used = [c for cs in hole.values() for c in cs] + board
     need(len(set(used)) == len(used), "a card is given twice")
     rest = [c for c in range(52) if c not in set(used)]
-    (rng or random.Random()).shuffle(rest)  # "any card left unspecified is dealt at random"
+    rng.shuffle(rest)  # "any card left unspecified is dealt at random"
     for name in names:
         cards = hole.setdefault(name, [])
         while len(cards) < 2:
             cards.append(rest.pop())
     while len(board) < 5:
         board.append(rest.pop())
-    big_blind = top.get("big_blind")
-    option = top.get("option")
-    setup = HandSetup(
-        profile=profile,
-        blinds=blinds,
-        seats=tuple(seats),
-        button=integer(top["button"], "button"),
+    return HandSetup(
         hole={name: (cs[0], cs[1]) for name, cs in hole.items()},
         board=tuple(board),
-        denominations=denoms,
-        big_blind=None if big_blind is None else integer(big_blind, "big_blind"),
-        option=None if option is None else integer(option, "option"),
+        **common,
     )
-    try:
-        setup.validate()
-    except SetupError as exc:
-        raise ScenarioError(f"impossible setup: {exc}") from None
-    return setup
+
+
+def _draw_setup(
+    top: Mapping[str, Any], names: list[str], rng: random.Random, common: dict[str, Any]
+) -> HandSetup:
+    """Five-card draw: five cards each (a player left out of ``hole`` gets five at random), no
+    board; the ``stub`` given, then the undealt cards at random; a burn card (``burn``, else
+    at random); the order of a new stub (``reshuffle`` then the other cards at random)."""
+    need("board" not in top, "five-card draw has no board")
+    hole_in = fields(top.get("hole", {}), set(names), "hole")
+    hole: dict[str, list[int]] = {}
+    for name, cards in hole_in.items():
+        parsed = parse_cards(cards, f"hole[{name}]")
+        need(len(parsed) == DRAW_HOLE, f"hole[{name}]: five cards in five-card draw")
+        hole[name] = parsed
+    stub = parse_cards(top.get("stub", []), "stub")
+    burn = [] if top.get("burn") is None else parse_cards([top["burn"]], "burn")
+    used = [c for cs in hole.values() for c in cs] + stub + burn
+    need(len(set(used)) == len(used), "a card is given twice")
+    rest = [c for c in range(52) if c not in set(used)]
+    rng.shuffle(rest)  # "any card left unspecified is dealt at random"
+    for name in names:
+        if name not in hole:
+            need(len(rest) >= DRAW_HOLE, "too many players for five cards each")
+            hole[name] = [rest.pop() for _ in range(DRAW_HOLE)]
+    if not burn and rest:
+        burn = [rest.pop()]
+    order = parse_cards(top.get("reshuffle", []), "reshuffle")
+    need(len(set(order)) == len(order), "reshuffle: a card is given twice")
+    others = [c for c in range(52) if c not in set(order)]
+    rng.shuffle(others)
+    return HandSetup(
+        hole={name: tuple(cs) for name, cs in hole.items()},
+        board=(),
+        stub=(*stub, *rest),
+        burn=burn[0] if burn else None,
+        reshuffle=(*order, *others),
+        **common,
+    )
 
 
 def parse_input(entry: Any) -> tuple[str, Any]:
     inp = fields(entry, _INPUT, "input")
     need(isinstance(inp.get("player"), str), "input.player: a string")
     player = inp["player"]
+    if "draw" in inp:
+        need(set(inp) == {"player", "draw"}, "a draw input carries only player and draw")
+        return "draw", Draw(player=player, discard=tuple(parse_cards(inp["draw"], "draw")))
     if inp.get("time"):
         return "time", player
     if inp.get("show"):
@@ -240,7 +325,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(event).__name__}
     for f in dataclasses.fields(event):
         value = getattr(event, f.name)
-        if f.name == "cards":
+        if f.name in ("cards", "discarded", "received"):
             value = [card_name(c) for c in value]
         elif f.name == "hands":
             value = {p: [card_name(c) for c in cs] for p, cs in value}
@@ -258,6 +343,8 @@ def run_scenario(data: Any, rng: random.Random | None = None) -> dict[str, Any]:
     raw_inputs = data.get("inputs", [])
     need(isinstance(raw_inputs, list), "inputs must be a list")
     inputs = [parse_input(entry) for entry in raw_inputs]
+    draw_game = setup.game is Game.DRAW
+    need(draw_game or all(kind != "draw" for kind, _ in inputs), "a draw input in hold'em")
     hand = Hand(setup)
     results: list[dict[str, Any]] = []
     for kind, payload in inputs:
@@ -281,6 +368,18 @@ def run_scenario(data: Any, rng: random.Random | None = None) -> dict[str, Any]:
             elif kind == "muck":
                 hand.muck(payload)
                 results.append({"player": payload.player, "accepted": True, "action": "muck"})
+            elif kind == "draw":
+                events = hand.draw(payload)
+                drew = next(e for e in events if isinstance(e, Drew))
+                results.append(
+                    {
+                        "player": payload.player,
+                        "accepted": True,
+                        "action": "draw",
+                        "count": drew.count,
+                        "rule": drew.rule,
+                    }
+                )
             else:
                 events = hand.act(payload)
                 results.append(input_result(hand, payload.player, events))
@@ -304,10 +403,21 @@ def run_scenario(data: Any, rng: random.Random | None = None) -> dict[str, Any]:
             for p in hand.pots()
         ],
         "finished": hand.finished,
-        "board": [card_name(c) for c in hand.board],
-        "events": [event_to_dict(e) for e in hand.events],
     }
-    if menu is not None:
+    if draw_game:
+        holes = zip(hand.names, hand.hole, strict=True)
+        out["holes"] = {name: [card_name(c) for c in cs] for name, cs in holes}
+    else:
+        out["board"] = [card_name(c) for c in hand.board]
+    out["events"] = [event_to_dict(e) for e in hand.events]
+    draw_menu = hand.draw_menu()
+    if draw_menu is not None:
+        out["next"] = {
+            "player": draw_menu.player,
+            "draw": True,
+            "max_discard": draw_menu.max_discard,
+        }
+    elif menu is not None:
         out["next"] = {
             "player": menu.player,
             "call": menu.call,

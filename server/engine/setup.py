@@ -1,4 +1,7 @@
-"""What a hand starts from: seats, stacks, blinds, button, profile and the dealt cards."""
+"""What a hand starts from: seats, stacks, blinds, button, profile and the dealt cards.
+
+Two games (:class:`Game`): No-Limit Hold'em and five-card draw high (fpc « LE FIVE-CARD DRAW »,
+:mod:`.draw`), each no-limit or pot-limit (:class:`Structure`)."""
 
 from __future__ import annotations
 
@@ -10,9 +13,44 @@ from .errors import SetupError
 from .profile import Profile
 from .rake import Rake
 
-__all__ = ["DEFAULT_DENOMINATIONS", "AnteFormat", "Blinds", "HandSetup", "SeatSetup"]
+__all__ = [
+    "DEFAULT_DENOMINATIONS",
+    "DRAW_HOLE",
+    "MAX_DISCARD",
+    "AnteFormat",
+    "Blinds",
+    "Game",
+    "HandSetup",
+    "SeatSetup",
+    "Structure",
+]
 
 DEFAULT_DENOMINATIONS = (25, 100, 500, 1000, 5000, 25000)
+DRAW_HOLE = 5
+"""Cards each player holds in five-card draw."""
+MAX_DISCARD = 5
+"""The most cards a player may discard at the draw (project choice, docs/rules-matrix.md: the
+fpc's leaflet is missing; online rooms let a player draw 0 to 5, PokerStars' five-card draw)."""
+
+
+class Game(StrEnum):
+    """The game a hand is dealt in."""
+
+    HOLDEM = "holdem"
+    """Texas Hold'em: two hole cards, a five-card board, four betting rounds."""
+    DRAW = "draw"
+    """Five-card draw high (fpc « LE FIVE-CARD DRAW »): five cards each, a betting round, one
+    draw, a second betting round, a showdown of five-card hands (:mod:`.draw`)."""
+
+
+class Structure(StrEnum):
+    """How much a player may bet or raise."""
+
+    NO_LIMIT = "no_limit"
+    """Up to his whole stack."""
+    POT_LIMIT = "pot_limit"
+    """Up to the current bet plus the pot after his call (capped by his stack); ``pot`` raises
+    to that amount."""
 
 
 class AnteFormat(StrEnum):
@@ -66,8 +104,10 @@ class HandSetup:
     blinds: Blinds
     seats: tuple[SeatSetup, ...]
     button: int
-    hole: Mapping[str, tuple[int, int]]
+    hole: Mapping[str, tuple[int, ...]]
+    """Each player's cards: two in hold'em, five in draw (:data:`DRAW_HOLE`)."""
     board: tuple[int, ...]
+    """Hold'em: the five board cards. Draw: empty."""
     denominations: tuple[int, ...] = DEFAULT_DENOMINATIONS
     big_blind: int | None = None
     """Pins the big blind seat (dead-button hands)."""
@@ -102,6 +142,22 @@ class HandSetup:
     leaves the bet at one big blind, one between the big blind and two makes the bet what
     he posted, and only a full option sets the raise increment (as a short all-in raise does
     not, cdc 9.8)."""
+
+    game: Game = Game.HOLDEM
+    structure: Structure = Structure.NO_LIMIT
+    stub: tuple[int, ...] = ()
+    """Draw only: every card not dealt (nor burnt), in the order the draw deals them; the
+    replacement cards come from its top, in the order the players draw (:mod:`.draw`)."""
+    burn: int | None = None
+    """Draw only: the card burnt before the draw (project choice: one, as dealt at a live draw
+    table and before each street of Brasseur's hold'em), or None. Never dealt to anyone; it
+    goes into the new stub if the stub runs out."""
+    reshuffle: tuple[int, ...] = ()
+    """Draw only: the order of a new stub when the stub runs out, as a permutation of the 52
+    cards (the cards gathered are dealt in the order they appear in it); empty: by card
+    index. The engine draws no random number: the dealing layer commits to this order."""
+    max_discard: int = MAX_DISCARD
+    """Draw only: the most cards a player may discard (0..5)."""
 
     def validate(self) -> None:
         """Raise :class:`SetupError` for an impossible set-up."""
@@ -185,6 +241,13 @@ class HandSetup:
     def _validate_cards(self, names: list[str]) -> None:
         if set(self.hole) != set(names):
             raise SetupError("hole cards must be given for every player")
+        if self.game is Game.DRAW:
+            self._validate_draw()
+            return
+        if any(len(cards) != 2 for cards in self.hole.values()):
+            raise SetupError("hold'em: two hole cards each")
+        if self.stub or self.burn is not None or self.reshuffle:
+            raise SetupError("hold'em has no stub, burn card or reshuffle")
         cards = [c for pair in self.hole.values() for c in pair] + list(self.board)
         if len(self.board) != 5:
             raise SetupError("the board must hold five cards")
@@ -195,3 +258,27 @@ class HandSetup:
         cards += [c for extra in self.extra_boards for c in extra]  # fpc: fresh cards each run
         if len(set(cards)) != len(cards) or any(not 0 <= c < 52 for c in cards):
             raise SetupError("duplicate or invalid card")
+
+    def _validate_draw(self) -> None:
+        """Five-card draw: five cards each, no board, one run; the hole cards, the burn card
+        and the stub make the whole deck once each (the engine must know every card to form
+        a new stub); at most nine players (52 - 5 x 9 = 7 cards always cover a draw of five:
+        with the burn card and the earlier discards, :mod:`.draw`)."""
+        if self.board or self.runs != 1 or self.extra_boards:
+            raise SetupError("five-card draw has no board and one run")
+        if any(len(cards) != DRAW_HOLE for cards in self.hole.values()):
+            raise SetupError("five-card draw: five cards each")
+        if not 0 <= self.max_discard <= DRAW_HOLE:
+            raise SetupError("max_discard is 0 to 5")
+        if DRAW_HOLE * len(self.seats) + self.max_discard > 52:
+            raise SetupError("too many players for a draw of five cards from one deck")
+        burn = () if self.burn is None else (self.burn,)
+        cards = [c for hand in self.hole.values() for c in hand] + [*burn, *self.stub]
+        if len(set(cards)) != len(cards) or any(
+            not isinstance(c, int) or not 0 <= c < 52 for c in cards
+        ):
+            raise SetupError("duplicate or invalid card")
+        if len(cards) != 52:
+            raise SetupError("the stub must hold every card not dealt nor burnt")
+        if self.reshuffle and sorted(self.reshuffle) != list(range(52)):
+            raise SetupError("reshuffle must be a permutation of the 52 cards")

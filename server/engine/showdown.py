@@ -186,8 +186,10 @@ class Showdown(HandState):
     # ------------------------------------------------------------------ showdown
 
     def _turn_face_up(self) -> None:
-        """cdc 10.4, tda 15: all-in and no more betting possible: every live hand face up."""
-        if self.face_up:
+        """cdc 10.4, tda 15: all-in and no more betting possible: every live hand face up.
+        Five-card draw: not before the draw (project choice: the hands are still to be
+        drawn to, and the draw is secret; they are opened once it is over)."""
+        if self.face_up or (self.drawing is not None and self.street is not self.last_street):
             return
         live = self.live()
         if len(live) < 2:
@@ -207,7 +209,7 @@ class Showdown(HandState):
             raise RuleError(ErrorCode.UNKNOWN_PLAYER, f"no player {player!r} in this hand")
         if self.phase is Phase.CANCELLED:
             raise RuleError(ErrorCode.HAND_OVER, "the hand was cancelled")
-        if self.phase is Phase.BETTING:
+        if self.phase is Phase.BETTING or self.phase is Phase.DRAW:
             raise RuleError(
                 ErrorCode.NOT_SHOWDOWN,
                 "no showing while betting is possible",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING
 
+from .draw import DrawRound
 from .events import Event
 from .interpret import OotRecord
 from .profile import Profile
@@ -26,9 +27,11 @@ class Street(IntEnum):
     FLOP = 1
     TURN = 2
     RIVER = 3
+    DRAW = 4
+    """Five-card draw: the betting round after the draw (the first one is ``PREFLOP``)."""
 
 
-STREET_NAMES = ("preflop", "flop", "turn", "river")
+STREET_NAMES = ("preflop", "flop", "turn", "river", "draw")
 
 
 class Phase(StrEnum):
@@ -41,6 +44,9 @@ class Phase(StrEnum):
     for both players to agree on running the board more than once (friends "run it twice",
     :mod:`.runs`): :meth:`~server.engine.hand.Hand.agree_runs` or
     :meth:`~server.engine.hand.Hand.runs_timeout` ends the wait."""
+    DRAW = "draw"
+    """Five-card draw: the first betting round is over and the players draw in turn
+    (:meth:`~server.engine.hand.Hand.draw`, :mod:`.draw`); no betting input is taken."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,10 +104,16 @@ class HandState:
     reopen_at: list[int]
     no_raise: list[bool]
     oot: dict[int, OotRecord]
-    hole: list[tuple[int, int]]
+    hole: list[tuple[int, ...]]
     board_cards: tuple[int, ...]
     board: list[int]
     street: Street
+    last_street: Street
+    """The last betting round: the river, or in five-card draw the round after the draw."""
+    drawing: DrawRound | None
+    """Five-card draw: the draw (:mod:`.draw`); None in hold'em."""
+    pot_limit: bool
+    """The betting structure is pot limit (else no limit)."""
     phase: Phase
     cb: int
     """The current bet of the round."""
@@ -164,3 +176,7 @@ class HandState:
         # the betting (.betting), which the runs hand back to
 
         def _deal_next(self) -> None: ...
+
+        # the draw (Hand, five-card draw), which the betting hands over to
+
+        def _begin_draw(self) -> None: ...
