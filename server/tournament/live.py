@@ -91,7 +91,7 @@ class LiveTournament:
         services = {**services, "store": None, "process": link.process, "url": link.ws_url}
         host = _host(tid, text, settings, services)
         coordinator = RedisCoordinator(link, tid, host.config, host, host.clock)
-        host.store = coordinator.store
+        host.ops.store = coordinator.store  # the tables opened here keep their log in Redis
         host.coordinator = coordinator
         _hard_stop(host)
         coordinator.start()

@@ -201,7 +201,7 @@ class RedisCoordinator:
             DirectorLoop(Director(config, secrets.SystemRandom(), now=0.0)), 0.0
         )
         self.reports = ReportQueue(self.sync, self.aio, self.keys.reports, self.process, tid)
-        self.tables = TableKeeper(host, self.store, self.process, tid, self.submit)
+        self.tables = TableKeeper(host.ops, self.store, self.process, tid, self.submit)
         self.failure: str | None = None
         """Why this process cannot go on with the tournament (its state in Redis is gone or
         unreadable): logged as an error, shown by :meth:`health`. None while all is well."""
@@ -289,7 +289,7 @@ class RedisCoordinator:
         for name in sorted(procs):
             pipe.exists(f"{self.prefix}:alive:{name}")
         alive = pipe.execute()
-        self.host.urls = {n: procs[n] for n, up in zip(sorted(procs), alive, strict=True) if up}
+        self.host.ops.urls = {n: procs[n] for n, up in zip(sorted(procs), alive, strict=True) if up}
 
     async def _live(self) -> dict[str, str]:
         """Process -> websocket url of the processes alive now."""
@@ -321,7 +321,7 @@ class RedisCoordinator:
                     log.warning("tournament %s: Redis answers again", self.tid)
                     self.tables.redis_back()
                 # players are only ever sent to a live process
-                self.host.urls = await self._live()
+                self.host.ops.urls = await self._live()
             except redis.RedisError as exc:
                 if self._beating_since is not None:
                     log.warning("tournament %s: heartbeat: %s", self.tid, exc)
@@ -360,7 +360,7 @@ class RedisCoordinator:
                 self._apply_entry(last, fields, catch_up, orphans)
             if catch_up is not None and (not entries or stream_id(last) >= catch_up):
                 catch_up = None
-                mine = sorted(t for t in orphans if self.host.directory.get(t) == UNKNOWN)
+                mine = sorted(t for t in orphans if self.host.ops.directory.get(t) == UNKNOWN)
                 if mine:
                     log.warning("tournament %s: giving back tables %s", self.tid, mine)
                     self.submit("orphaned", {"tables": mine})
@@ -405,9 +405,11 @@ class RedisCoordinator:
             host.apply(decisions)
         for table, seats in batch["sync"].items():
             self.tables.sync(table, seats)
+            if seats is not None:
+                host.reattach(table)  # its players' connections, here or to its process
         if not catching:
             for table, info in batch["adopt"].items():
-                if host.directory.get(table) == self.process:
+                if host.ops.directory.get(table) == self.process:
                     self.tables.adopt(table, info)
 
     # ------------------------------------------------------------------ the lease holder

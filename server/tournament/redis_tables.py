@@ -25,7 +25,7 @@ import redis
 from server.store.batch import StoreError
 from server.table.actor import TableActor
 
-from .host import TournamentHost
+from .operations import TableOperations
 from .recovery import hand_record_summary
 from .redis_store import RedisTableStore
 
@@ -40,17 +40,17 @@ Submit = Callable[[str, dict[str, Any]], None]
 
 
 class TableKeeper:
-    """The tables ``host`` runs for the tournament ``tid`` in process ``process``."""
+    """The tables ``ops`` runs for the tournament ``tid`` in process ``process``."""
 
     def __init__(
         self,
-        host: TournamentHost,
+        ops: TableOperations,
         store: RedisTableStore,
         process: str,
         tid: str,
         submit: Submit,
     ) -> None:
-        self.host = host
+        self.ops = ops
         self.store = store
         self.process = process
         self.tid = tid
@@ -65,20 +65,20 @@ class TableKeeper:
     def directory(self, changes: dict[int, str], catching: bool, orphans: set[int]) -> None:
         """Apply the directory changes of a batch (``catching``: a batch published before
         this process started: its tables of this name are ``orphans`` to give back)."""
-        host = self.host
+        ops = self.ops
         for table, proc in changes.items():
             if proc != self.process:
-                if table in host.tables:
+                if table in ops.tables:
                     # we were taken for dead and the table runs elsewhere now
                     log.warning("tournament %s: table %s moved to %s", self.tid, table, proc)
-                    host.close_table(table, "moved")
+                    ops.close_table(table, "moved")
                 self.pending.pop(table, None)
                 self._adopt_later.pop(table, None)
             if catching and proc == self.process:
-                host.directory[table] = UNKNOWN
+                ops.directory[table] = UNKNOWN
                 orphans.add(table)
             else:
-                host.directory[table] = proc
+                ops.directory[table] = proc
                 orphans.discard(table)
 
     def adopt(self, table: int, info: dict[str, Any]) -> None:
@@ -86,9 +86,9 @@ class TableKeeper:
         was found; the table starts when the director's seating comes back (sync). If Redis
         fails meanwhile, :meth:`check` tries again (the claim is repeated: a higher epoch is
         as good)."""
-        host = self.host
-        if table in host.tables:
-            host.close_table(table, "taken over")
+        ops = self.ops
+        if table in ops.tables:
+            ops.close_table(table, "taken over")
         self.pending.pop(table, None)
         try:
             actor, data = self._recover(table, info)
@@ -103,13 +103,11 @@ class TableKeeper:
         self.submit("recovered", data)
 
     def _recover(self, table: int, info: dict[str, Any]) -> tuple[TableActor, dict[str, Any]]:
-        host = self.host
-        config = host.table_config(table, int(info["max_seats"]))
-        name = config.table_id
+        ops = self.ops
+        name = ops.table_name(table)
         snap = self.store.last_snapshot(name)
         record = self.store.hand_record(name, snap[0]) if snap is not None else None
-        actor = TableActor(config, host.clock, host.dealer(), store=self.store)
-        actor.direct(host)
+        actor = ops.build(table, int(info["max_seats"]), self.store)
         actor.recover()
         data: dict[str, Any] = {"table": table, "hand": actor.hand_no, "record": None}
         if record is not None:
@@ -117,45 +115,44 @@ class TableKeeper:
         return actor, data
 
     def sync(self, table: int, seating: dict[int, list[Any]] | None) -> None:
-        """The director's seating of a recovered table: make the table match, start it."""
-        host = self.host
+        """The director's seating of a recovered table: make the table match, start it (the
+        connections of its players are the desk's to put back: ``reattach``)."""
+        ops = self.ops
         actor = self.pending.pop(table, None)
-        if actor is not None and seating is not None and host.directory.get(table) == self.process:
+        if actor is not None and seating is not None and ops.directory.get(table) == self.process:
             self._match(actor, seating)
-            host.adopt(table, actor)
+            ops.adopt(table, actor)
             log.info("tournament %s: table %s runs here now", self.tid, table)
-        if seating is not None:
-            host.reattach(table)
 
     def _match(self, actor: TableActor, seating: dict[int, list[Any]]) -> None:
         """Make a recovered table's seats and stacks the director's."""
-        host = self.host
+        ops = self.ops
         for seat, state in sorted(actor.seats.items()):
             want = seating.get(seat)
             if want is None or want[0] != state.player:
-                host.cmd_remove(actor, seat, state.player, "moved")
+                ops.cmd_remove(actor, seat, state.player, "moved")
         for seat, (pid, name, stack) in sorted(seating.items()):
             now = actor.seats.get(seat)
             if now is None or now.player != pid:
-                host.cmd_seat(actor, seat, pid, name, stack, False)
+                ops.cmd_seat(actor, seat, pid, name, stack, False)
             elif now.stack != stack:
                 note = f"director: {name} now {stack} (table taken over)"
-                host.cmd_stack(actor, seat, pid, stack, note, relative=False)
+                ops.cmd_stack(actor, seat, pid, stack, note, relative=False)
 
     # ------------------------------------------------------------------ never frozen
 
     def check(self) -> None:
         """Give back to the director the tables whose loop stopped here while still ours
         (they are taken over, maybe here again), and retry the interrupted takeovers."""
-        host = self.host
+        ops = self.ops
         stopped = sorted(
             table
-            for table, actor in host.tables.items()
-            if actor.stopped and host.directory.get(table) == self.process
+            for table, actor in ops.tables.items()
+            if actor.stopped and ops.directory.get(table) == self.process
         )
         for table in stopped:
-            actor = host.tables.pop(table)
-            host.drop_table(actor.table)
+            actor = ops.tables.pop(table)
+            ops.drop_table(actor.table)
             log.error(
                 "tournament %s: table %s stopped in this live process: given back to the "
                 "director to be taken over",
@@ -166,12 +163,12 @@ class TableKeeper:
             self.submit("orphaned", {"tables": stopped})
         for table, info in list(self._adopt_later.items()):
             del self._adopt_later[table]
-            if host.directory.get(table) == self.process and table not in self.pending:
+            if ops.directory.get(table) == self.process and table not in self.pending:
                 self.adopt(table, info)
 
     def redis_back(self) -> None:
         """Redis answers again after an outage: every halted table retries now."""
-        halted = [actor for actor in self.host.tables.values() if actor.halted_since is not None]
+        halted = [actor for actor in self.ops.tables.values() if actor.halted_since is not None]
         for actor in halted:
             actor.retry_now()
         if halted:
