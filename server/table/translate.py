@@ -8,7 +8,7 @@ stack after it, tracked here event by event.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from server.engine import card_name
 from server.engine import events as ev
@@ -134,7 +134,7 @@ class HandLog:
                 text = f"run the board up to {e.most} times from the {e.street}? (run_it)"
                 notices.extend((int(p), "runs_offered", text, e.rule) for p in e.players)
                 continue
-            rule = _TRANSLATE.get(type(e))
+            rule = self._TRANSLATE.get(type(e))
             if rule is not None:  # FaceUp: each hand also comes as a Shown event
                 out.append(rule(self, e, committed))
         return out, notices
@@ -266,6 +266,23 @@ class HandLog:
             "final_stacks": {str(s): v for s, v in final.items()},
         }
 
+    _TRANSLATE: ClassVar[
+        dict[type[Any], Callable[[HandLog, Any, Callable[[str], int]], TableEvent]]
+    ] = {
+        ev.Posted: _posted,
+        ev.DeadHand: _dead,
+        ev.HoleDealt: _hole,
+        ev.Acted: _acted,
+        ev.Pending: _pending,
+        ev.Returned: _returned,
+        ev.BoardDealt: _board,
+        ev.RunDealt: _run,
+        ev.Shown: _shown,
+        ev.Mucked: _mucked,
+        ev.PotAwarded: _pot,
+    }
+    """The table event of each engine event (OutOfTurn: a private notice; FaceUp: none)."""
+
 
 _LAP: Final = 100
 """More than any seat number: distances around the table are taken modulo this."""
@@ -275,19 +292,3 @@ def _arc(start: int, seat: int) -> int:
     """How far ``seat`` is from ``start`` going clockwise (0: the same seat). Seat numbers
     need not be occupied (a dead button): only their order around the table matters."""
     return (seat - start) % _LAP
-
-
-_TRANSLATE: dict[type[Any], Callable[[HandLog, Any, Callable[[str], int]], TableEvent]] = {
-    ev.Posted: HandLog._posted,
-    ev.DeadHand: HandLog._dead,
-    ev.HoleDealt: HandLog._hole,
-    ev.Acted: HandLog._acted,
-    ev.Pending: HandLog._pending,
-    ev.Returned: HandLog._returned,
-    ev.BoardDealt: HandLog._board,
-    ev.RunDealt: HandLog._run,
-    ev.Shown: HandLog._shown,
-    ev.Mucked: HandLog._mucked,
-    ev.PotAwarded: HandLog._pot,
-}
-"""The table event of each engine event (OutOfTurn: a private notice; FaceUp: none)."""
