@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.cash import CashError, Refusal
@@ -226,13 +226,13 @@ class Table(Play):
                 self.error(conn.cid, ErrorCode.INTERNAL, "internal error", ref)
 
     def dispatch(self, cmd: c.Command, now: float) -> None:
-        handler = _HANDLERS.get(type(cmd))
+        handler = self._HANDLERS.get(type(cmd))
         if handler is None:
             raise ProtocolError(ErrorCode.INTERNAL, f"{type(cmd).__name__} is not handled")
         handler(self, cmd, now)
 
     def _play(
-        self, now: float, cmd: c.CutDeck | c.Declare | c.CallTime | c.UseBank | c.ShowCards
+        self, cmd: c.CutDeck | c.Declare | c.CallTime | c.UseBank | c.ShowCards, now: float
     ) -> None:
         state = self.need_seat(cmd.conn)
         if cmd.hand != self.hand_no:
@@ -257,7 +257,8 @@ class Table(Play):
 
     # ------------------------------------------------------------------ connections
 
-    def _watch(self, now: float, conn: c.Conn, last_seq: int | None) -> None:
+    def _watch(self, cmd: c.Watch | c.Attach, now: float) -> None:
+        conn, last_seq = cmd.conn, cmd.last_seq
         seat = self.seat_of(conn)
         watcher = self.watchers.get(conn.cid)
         if watcher is None:
@@ -276,7 +277,7 @@ class Table(Play):
             watcher.delivered = last_seq
         self.out.catch_up(watcher, limit, lambda: self.view(watcher.seat))
 
-    def _sit(self, now: float, cmd: c.Sit) -> None:
+    def _sit(self, cmd: c.Sit, now: float) -> None:
         if self.cash is not None:
             raise CashError(Refusal.BUY_IN, "a cash table seats you with a buy-in")
         if not ask_host(self, cmd):  # a table that asks its host: the sit waits for him
@@ -340,7 +341,7 @@ class Table(Play):
         )
         self._connect(now, current, cmd.conn.cid)
 
-    def _rejoin(self, cmd: c.Rejoin) -> None:
+    def _rejoin(self, cmd: c.Rejoin, now: float) -> None:
         state = self.seats.get(cmd.seat)
         if state is None or state.player != cmd.conn.player:
             raise ProtocolError(ErrorCode.NOT_SEATED, "you no longer hold this seat")
@@ -374,7 +375,8 @@ class Table(Play):
             self.seat_event(state, "connected")
         self.policy.schedule(self, now)
 
-    def _gone(self, conn: c.Conn) -> None:
+    def _gone(self, cmd: c.Gone, now: float) -> None:
+        conn = cmd.conn
         watcher = self.watchers.pop(conn.cid, None)
         if watcher is None or watcher.seat is None:
             return
@@ -387,9 +389,10 @@ class Table(Play):
         state.connected = False  # does not fold by itself: the action clock runs
         self.seat_event(state, "disconnected")
 
-    def _leave(self, now: float, conn: c.Conn) -> None:
+    def _leave(self, cmd: c.Leave, now: float) -> None:
         """Stop watching; a seated player of a friends table leaves with his chips, at once
         between hands, else when the hand ends (his turns meanwhile are folded)."""
+        conn = cmd.conn
         self.watchers.pop(conn.cid, None)
         seat = self.seat_of(conn)
         if seat is None:
@@ -422,7 +425,7 @@ class Table(Play):
         (its cards, its proof, its stack), so it is freed only then."""
         return self.in_hand() and seat in self.start_stacks
 
-    def _resync(self, now: float, cmd: c.Resync) -> None:
+    def _resync(self, cmd: c.Resync, now: float) -> None:
         watcher = self.watchers.get(cmd.conn.cid)
         if watcher is None:
             raise ProtocolError(ErrorCode.NOT_SEATED, "join the table first")
@@ -434,7 +437,7 @@ class Table(Play):
         watcher.resyncs = tokens - 1
         self._catch_up(watcher, cmd.last_seq)
 
-    def _chat(self, cmd: c.Chat) -> None:
+    def _chat(self, cmd: c.Chat, now: float) -> None:
         """One player to a hand (cdc 11.3-11.4, tda 62): while a hand is played, table chat
         waits for the pot to be awarded, except between the two players of a heads-up pot,
         who may talk to influence each other (ligue 3.5; never to reveal their cards)."""
@@ -467,6 +470,12 @@ class Table(Play):
             self.out.save_snapshot()
         self.policy.schedule(self, now)
 
+    def _sit_out_cmd(self, cmd: c.SitOut | c.SitIn, now: float) -> None:
+        self._sit_out(now, self.need_seat(cmd.conn), isinstance(cmd, c.SitOut))
+
+    def _close(self, cmd: c.CloseTable, now: float) -> None:
+        self.close_table()
+
     def close_table(self) -> None:
         for watcher in list(self.watchers.values()):
             if watcher.seat is not None:
@@ -476,23 +485,23 @@ class Table(Play):
 
     # ------------------------------------------------------------------ the director
 
-    def _set_stack(self, cmd: c.SetStack) -> None:
+    def _set_stack(self, cmd: c.SetStack, now: float) -> None:
         if self.in_hand():
             self.between_ops.append(cmd)  # chips change between hands only
         else:
             self.apply_stack(cmd)
 
-    def _next_deal(self, now: float, cmd: c.NextDeal) -> None:
+    def _next_deal(self, cmd: c.NextDeal, now: float) -> None:
         self.directive = cmd
         if self.phase in (TablePhase.WAITING, TablePhase.BETWEEN, TablePhase.AWAITING_DIRECTOR):
             self.timers.next_hand = None
             self.policy.start(self, now)
 
-    def _hold_deal(self, now: float, cmd: c.HoldDeal) -> None:
+    def _hold_deal(self, cmd: c.HoldDeal, now: float) -> None:
         self.waiting_reason = cmd.reason or "wait"
         self.policy.schedule(self, now)
 
-    def _table_note(self, cmd: c.TableNote) -> None:
+    def _table_note(self, cmd: c.TableNote, now: float) -> None:
         if self.in_hand():
             # held like chat: a note may carry a player's words (a call for the director),
             # which reach the table only after the hand (cdc 11.3)
@@ -500,18 +509,18 @@ class Table(Play):
         else:
             self.director_says(cmd.text)
 
-    def _spectator_mode(self, cmd: c.SpectatorMode) -> None:
+    def _spectator_mode(self, cmd: c.SpectatorMode, now: float) -> None:
         """The director's choice for the rail. Back to live, spectators get at once what the
         commentary delay held back (the live hand's public events, never its cards)."""
         self.out.delayed = cmd.delayed
         self.out.catch_up_spectators(lambda: self.view(None))
 
-    def _penalty(self, cmd: c.Penalty) -> None:
+    def _penalty(self, cmd: c.Penalty, now: float) -> None:
         for state in self.seats.values():
             if state.player == cmd.player:
                 state.dead_hands += cmd.hands
 
-    def _seat_player(self, cmd: c.SeatPlayer) -> None:
+    def _seat_player(self, cmd: c.SeatPlayer, now: float) -> None:
         if cmd.seat in self.seats:
             self.internal_errors.append(f"seat {cmd.seat} is taken, {cmd.player} not seated")
             return
@@ -554,7 +563,7 @@ class Table(Play):
         self.policy.on_left(self, state, now)
         self.out.save_snapshot()
 
-    def _reveal(self, now: float) -> None:
+    def _reveal(self, cmd: c.Reveal, now: float) -> None:
         held, self.held = self.held, None
         if held is not None and self.hand is not None and self.phase is TablePhase.HELD:
             # revealed: the rest of the hand is played face up (held again, the all-in would
@@ -567,44 +576,43 @@ class Table(Play):
         """Come back from the last snapshot after a restart (server.table.recovery)."""
         restore(self, data, record)
 
+    def _run_it(self, cmd: c.RunIt, now: float) -> None:
+        agree(self, now, self.need_seat(cmd.conn), cmd.hand, cmd.runs)
 
-def _seat_cmd(t: Table, cmd: Any, now: float) -> None:
-    t._sit_out(now, t.need_seat(cmd.conn), isinstance(cmd, c.SitOut))
-
-
-_HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
-    c.Watch: lambda t, cmd, now: t._watch(now, cmd.conn, cmd.last_seq),
-    c.Attach: lambda t, cmd, now: t._watch(now, cmd.conn, cmd.last_seq),
-    c.Sit: lambda t, cmd, now: t._sit(now, cmd),
-    c.Rejoin: lambda t, cmd, now: t._rejoin(cmd),
-    c.Gone: lambda t, cmd, now: t._gone(cmd.conn),
-    c.Leave: lambda t, cmd, now: t._leave(now, cmd.conn),
-    c.Resync: lambda t, cmd, now: t._resync(now, cmd),
-    c.Chat: lambda t, cmd, now: t._chat(cmd),
-    c.SitOut: _seat_cmd,
-    c.SitIn: _seat_cmd,
-    c.CutDeck: lambda t, cmd, now: t._play(now, cmd),
-    c.Declare: lambda t, cmd, now: t._play(now, cmd),
-    c.CallTime: lambda t, cmd, now: t._play(now, cmd),
-    c.UseBank: lambda t, cmd, now: t._play(now, cmd),
-    c.ShowCards: lambda t, cmd, now: t._play(now, cmd),
-    c.CloseTable: lambda t, cmd, now: t.close_table(),
-    c.SeatPlayer: lambda t, cmd, now: t._seat_player(cmd),
-    c.RemovePlayer: Table.remove_player,
-    c.SetStack: lambda t, cmd, now: t._set_stack(cmd),
-    c.NextDeal: lambda t, cmd, now: t._next_deal(now, cmd),
-    c.HoldDeal: lambda t, cmd, now: t._hold_deal(now, cmd),
-    c.Reveal: lambda t, cmd, now: t._reveal(now),
-    c.TableNote: lambda t, cmd, now: t._table_note(cmd),
-    c.Penalty: lambda t, cmd, now: t._penalty(cmd),
-    c.SpectatorMode: lambda t, cmd, now: t._spectator_mode(cmd),
-    c.BuyIn: buy_in,
-    c.AddChips: add_chips,
-    c.JoinWaitingList: join_waiting_list,
-    c.RefuseSeat: refuse_seat,
-    c.TakeOption: take_option,
-    c.RunIt: lambda t, cmd, now: agree(t, now, t.need_seat(cmd.conn), cmd.hand, cmd.runs),
-    c.HostOrder: host_order,
-    **MOVE_HANDLERS,
-}
-"""One handler per command kind (the exhaustiveness test checks every kind has one)."""
+    _HANDLERS: ClassVar[dict[type[Any], Callable[[Table, Any, float], None]]] = {
+        c.Watch: _watch,
+        c.Attach: _watch,
+        c.Sit: _sit,
+        c.Rejoin: _rejoin,
+        c.Gone: _gone,
+        c.Leave: _leave,
+        c.Resync: _resync,
+        c.Chat: _chat,
+        c.SitOut: _sit_out_cmd,
+        c.SitIn: _sit_out_cmd,
+        c.CutDeck: _play,
+        c.Declare: _play,
+        c.CallTime: _play,
+        c.UseBank: _play,
+        c.ShowCards: _play,
+        c.CloseTable: _close,
+        c.SeatPlayer: _seat_player,
+        c.RemovePlayer: remove_player,
+        c.SetStack: _set_stack,
+        c.NextDeal: _next_deal,
+        c.HoldDeal: _hold_deal,
+        c.Reveal: _reveal,
+        c.TableNote: _table_note,
+        c.Penalty: _penalty,
+        c.SpectatorMode: _spectator_mode,
+        c.BuyIn: buy_in,
+        c.AddChips: add_chips,
+        c.JoinWaitingList: join_waiting_list,
+        c.RefuseSeat: refuse_seat,
+        c.TakeOption: take_option,
+        c.RunIt: _run_it,
+        c.HostOrder: host_order,
+        **MOVE_HANDLERS,
+    }
+    """One handler per command kind, each ``(table, command, now)`` (the exhaustiveness
+    test checks every kind has one)."""
