@@ -4,20 +4,83 @@
 Layers of :class:`~server.tournament.director.Director` (pure policy, one module each):
 ``floor`` (its state and bookkeeping) <- ``placing`` (eliminations, places, prizes) and
 ``balancing`` (moves, table breaking, the final table draw) <- ``dealing`` (the clock, breaks,
-hand-for-hand, which table deals when) <- ``director`` (the public API).
+hand-for-hand, which table deals when) <- ``director`` (the public API). The seat cards of
+a broken table are pure functions of explicit inputs (:func:`seat_cards`,
+:func:`draw_destination`: the tables, the profile's rules, the random source).
 """
 
 from __future__ import annotations
 
 from server.engine.cards import card_name
+from server.engine.positions import MissingBlind
 
 from .decisions import BreakTable, Decision, FinalTable, MovePlayer, SeatDraw
 from .floor import Floor, _Status, _Table
 from .lifecycle import PhaseEvent
 from .rules import SeatRule
-from .seating import SeatClass, choose_seat, classify, deal_cards, order_by_card, shuffled
+from .seating import Rng, SeatClass, choose_seat, classify, deal_cards, order_by_card, shuffled
 
-__all__ = ["Balancing"]
+__all__ = ["Balancing", "draw_destination", "seat_cards"]
+
+SeatCard = tuple[int, int]
+"""A seat card of a broken table's draw: (table, seat)."""
+
+
+def seat_cards(
+    pool: list[_Table], players: int, *, rule: SeatRule, missing_blind: MissingBlind, rng: Rng
+) -> tuple[list[SeatCard], dict[SeatCard, bool]]:
+    """Step 1 of a broken table's draw (tda 9 addendum): one seat card per player, spread
+    over the ``pool`` of shortest tables (:func:`draw_destination`), each seat by the
+    profile's ``rule`` (cdc 2.4 -> 2.3; tda 9: never between SB and BTN); the cards
+    shuffled, and for each whether its arrival waits for the button."""
+    taken = {t.id: set(t.seats) | set(t.reserved) for t in pool}
+    counts = {t.id: len(t.seats) for t in pool}
+    cards: list[SeatCard] = []
+    hold: dict[SeatCard, bool] = {}
+    for _ in range(players):
+        d = draw_destination(pool, taken, counts, missing_blind=missing_blind, rng=rng)
+        seat = choose_seat(rule, d.ref, taken[d.id], d.max_seats, rng, missing_blind=missing_blind)
+        assert seat is not None
+        hold[(d.id, seat)] = (
+            classify(seat, d.ref, taken[d.id], d.max_seats, missing_blind=missing_blind)
+            >= SeatClass.SMALL_BLIND
+        )
+        taken[d.id].add(seat)
+        counts[d.id] += 1
+        cards.append((d.id, seat))
+    return shuffled(cards, rng), hold
+
+
+def draw_destination(
+    pool: list[_Table],
+    taken: dict[int, set[int]],
+    counts: dict[int, int],
+    *,
+    missing_blind: MissingBlind,
+    rng: Rng,
+) -> _Table:
+    """The table for the next seat card: the fewest players first (random among equals),
+    preferring a table with a seat where the arrival is dealt in without skipping the big
+    blind (or waits for the button, tda 7) over one whose only free seat is the small blind
+    or the button (cdc 2.3). ``taken``: each table's occupied seats, ``counts``: its
+    players, the cards drawn so far included."""
+    room = [t for t in pool if len(taken[t.id]) < t.max_seats]
+    fewest = min(counts[t.id] for t in room)
+
+    def good(t: _Table) -> bool:
+        return any(
+            classify(s, t.ref, taken[t.id], t.max_seats, missing_blind=missing_blind)
+            <= SeatClass.WAITS
+            for s in range(1, t.max_seats + 1)
+            if s not in taken[t.id]
+        )
+
+    ties = [t for t in room if counts[t.id] == fewest]
+    better = [t for t in ties if good(t)]
+    if not better:
+        slack = [t for t in room if counts[t.id] == fewest + 1 and good(t)]
+        better = slack or ties
+    return better[rng.randrange(len(better))]
 
 
 class Balancing(Floor):
@@ -107,33 +170,14 @@ class Balancing(Floor):
         players = sorted(b.seats.items())
         self._close(b)
         self._breaking.pop(b.id, None)
-        # step 1 (tda 9 addendum): the seat cards, one per player, spread over the shortest
-        # tables; seats by the profile's rule (cdc 2.4 -> 2.3; tda 9: never between SB and BTN)
-        pool = self._draw_pool(2 * len(players))
-        taken = {t.id: set(t.seats) | set(t.reserved) for t in pool}
-        counts = {t.id: len(t.seats) for t in pool}
-        cards: list[tuple[int, int]] = []
-        hold: dict[tuple[int, int], bool] = {}
-        for _ in players:
-            d = self._draw_destination(pool, taken, counts)
-            rule = self.missing_blind
-            seat = choose_seat(
-                self.rules.break_seat,
-                d.ref,
-                taken[d.id],
-                d.max_seats,
-                self._rng,
-                missing_blind=rule,
-            )
-            assert seat is not None
-            hold[(d.id, seat)] = (
-                classify(seat, d.ref, taken[d.id], d.max_seats, missing_blind=rule)
-                >= SeatClass.SMALL_BLIND
-            )
-            taken[d.id].add(seat)
-            counts[d.id] += 1
-            cards.append((d.id, seat))
-        seat_cards = shuffled(cards, self._rng)
+        # step 1 (tda 9 addendum): the seat cards, one per player, over the shortest tables
+        cards, hold = seat_cards(
+            self._draw_pool(2 * len(players)),
+            len(players),
+            rule=self.rules.break_seat,
+            missing_blind=self.missing_blind,
+            rng=self._rng,
+        )
         # step 2: one playing card per player; the highest takes the first seat card
         pids = [p for _, p in players]
         dealt = deal_cards(len(pids), self._rng)
@@ -141,7 +185,7 @@ class Balancing(Floor):
         order = order_by_card(pids, dealt, self._rng)
         from_seat = {p: s for s, p in players}
         draws = []
-        for pid, (tid, seat) in zip(order, seat_cards, strict=True):
+        for pid, (tid, seat) in zip(order, cards, strict=True):
             d = self._tables[tid]
             self._place(d, seat, pid)
             if d.status is _Status.DEALT:
@@ -158,33 +202,8 @@ class Balancing(Floor):
                     waits_for_button=hold[(tid, seat)],
                 )
             )
-        out.append(BreakTable(table_id=b.id, seat_cards=tuple(seat_cards), draws=tuple(draws)))
+        out.append(BreakTable(table_id=b.id, seat_cards=tuple(cards), draws=tuple(draws)))
         return out
-
-    def _draw_destination(
-        self, pool: list[_Table], taken: dict[int, set[int]], counts: dict[int, int]
-    ) -> _Table:
-        """The table for the next seat card: the fewest players first (random among equals),
-        preferring a table with a seat where the arrival is dealt in without skipping the big
-        blind (or waits for the button, tda 7) over one whose only free seat is the small blind
-        or the button (cdc 2.3)."""
-        room = [t for t in pool if len(taken[t.id]) < t.max_seats]
-        fewest = min(counts[t.id] for t in room)
-
-        def good(t: _Table) -> bool:
-            return any(
-                classify(s, t.ref, taken[t.id], t.max_seats, missing_blind=self.missing_blind)
-                <= SeatClass.WAITS
-                for s in range(1, t.max_seats + 1)
-                if s not in taken[t.id]
-            )
-
-        ties = [t for t in room if counts[t.id] == fewest]
-        better = [t for t in ties if good(t)]
-        if not better:
-            slack = [t for t in room if counts[t.id] == fewest + 1 and good(t)]
-            better = slack or ties
-        return better[self._rng.randrange(len(better))]
 
     def _draw_pool(self, n: int) -> list[_Table]:
         """The ``n`` open tables with the fewest players and room (random among equals)."""

@@ -4,12 +4,13 @@ waiting table may deal now (short tables, cdc 2.3; the final table draw).
 Layers of :class:`~server.tournament.director.Director` (pure policy, one module each):
 ``floor`` (its state and bookkeeping) <- ``placing`` (eliminations, places, prizes) and
 ``balancing`` (moves, table breaking, the final table draw) <- ``dealing`` (the clock, breaks,
-hand-for-hand, which table deals when) <- ``director`` (the public API).
+hand-for-hand, which table deals when) <- ``director`` (the public API). Whether
+hand-for-hand is due is a pure function of explicit inputs (:func:`hand_for_hand_wanted`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from server.engine.positions import first_positions, next_positions
 
@@ -20,7 +21,28 @@ from .lifecycle import Phase, PhaseEvent
 from .placing import Placing
 from .rules import HandForHandTrigger
 
-__all__ = ["Dealing"]
+__all__ = ["Dealing", "hand_for_hand_wanted"]
+
+
+def hand_for_hand_wanted(
+    triggers: Collection[HandForHandTrigger],
+    *,
+    tables: int,
+    registration_open: bool,
+    alive: int,
+    paid: int,
+    final_table_size: int,
+) -> HandForHandTrigger | None:
+    """cdc 2.7: hand-for-hand one elimination from the money or from the final table (the
+    profile's ``triggers``), with ``tables`` open (two at least) and the field known (late
+    registration closed, ``paid`` places); None: not now."""
+    if tables < 2 or registration_open:
+        return None
+    if HandForHandTrigger.MONEY in triggers and paid and alive == paid + 1:
+        return HandForHandTrigger.MONEY
+    if HandForHandTrigger.FINAL_TABLE in triggers and alive == final_table_size + 1:
+        return HandForHandTrigger.FINAL_TABLE
+    return None
 
 
 class Dealing(Balancing, Placing):
@@ -72,18 +94,14 @@ class Dealing(Balancing, Placing):
 
     def _hfh_wanted(self) -> HandForHandTrigger | None:
         """cdc 2.7: one elimination from the money or from the final table (per profile)."""
-        if self._open < 2 or self._registration_open:
-            return None
-        triggers = self.rules.hand_for_hand
-        paid = len(self._payouts)
-        if HandForHandTrigger.MONEY in triggers and paid and self._alive == paid + 1:
-            return HandForHandTrigger.MONEY
-        if (
-            HandForHandTrigger.FINAL_TABLE in triggers
-            and self._alive == self.config.final_table_size + 1
-        ):
-            return HandForHandTrigger.FINAL_TABLE
-        return None
+        return hand_for_hand_wanted(
+            self.rules.hand_for_hand,
+            tables=self._open,
+            registration_open=self._registration_open,
+            alive=self._alive,
+            paid=len(self._payouts),
+            final_table_size=self.config.final_table_size,
+        )
 
     def _update_hfh(self, now: float, off: bool = False) -> list[Decision]:
         want = None if off else self._hfh_wanted()

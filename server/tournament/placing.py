@@ -5,12 +5,14 @@ the winner.
 Layers of :class:`~server.tournament.director.Director` (pure policy, one module each):
 ``floor`` (its state and bookkeeping) <- ``placing`` (eliminations, places, prizes) and
 ``balancing`` (moves, table breaking, the final table draw) <- ``dealing`` (the clock, breaks,
-hand-for-hand, which table deals when) <- ``director`` (the public API).
+hand-for-hand, which table deals when) <- ``director`` (the public API). The ranking of
+players busted together, the prize pool and a bounty's shares are pure functions of explicit
+inputs (:func:`rank_busts`, :func:`prize_pool`, :func:`bounty_shares`).
 """
 
 from __future__ import annotations
 
-from .config import PlusBlind
+from .config import PlusBlind, TournamentConfig
 from .decisions import (
     BountyAwarded,
     Bust,
@@ -27,7 +29,52 @@ from .lifecycle import PhaseEvent
 from .prizes import payout_amounts, points_by_place, share_block
 from .rules import BubbleRule
 
-__all__ = ["Placing"]
+__all__ = ["Placing", "bounty_shares", "prize_pool", "rank_busts"]
+
+
+def prize_pool(cfg: TournamentConfig, *, first_entries: int, reentries: int, rebuys: int) -> int:
+    """The prize pool: the configuration's, else the buy-ins of the first entries, the
+    re-entries and the rebuys (a re-entry at its own price, else a buy-in)."""
+    return cfg.prize_pool or (
+        cfg.buy_in * first_entries
+        + (cfg.reentry.price if cfg.reentry and cfg.reentry.price else cfg.buy_in) * reentries
+        + (cfg.rebuy.price if cfg.rebuy else 0) * rebuys
+    )
+
+
+def rank_busts(items: list[tuple[int, Bust]], *, by_start_stack: bool) -> list[list[str]]:
+    """Players busted together (table, bust) in blocks of tied players, worst first.
+
+    At one table, or ``by_start_stack`` (at the bubble under fpc 4-4 / casino): the bigger
+    start-of-hand stack ranks better, equal stacks tie (cdc 1.10, fpc 4-4, casino). Several
+    tables (one hand-for-hand hand) otherwise: tied (cdc 1.10, 2.7): the best of each table
+    tie, then the second of each table, and so on."""
+    tables = {tid for tid, _ in items}
+    if len(tables) <= 1 or by_start_stack:
+        stacks = sorted({b.start_stack for _, b in items})
+        return [[b.player_id for _, b in items if b.start_stack == s] for s in stacks]
+    rank: dict[str, int] = {}
+    for tid in tables:
+        here = [b for t, b in items if t == tid]
+        distinct = sorted({b.start_stack for b in here}, reverse=True)
+        for b in here:
+            rank[b.player_id] = distinct.index(b.start_stack)
+    levels = sorted(set(rank.values()), reverse=True)
+    return [[p for p in rank if rank[p] == r] for r in levels]
+
+
+def bounty_shares(chips: int, points: int, winners: int, unit: int) -> list[tuple[int, int]]:
+    """A bounty's chips and points shared by ``winners`` split-pot eliminators, best first:
+    each the same whole number of ``unit`` chips, the first one the odd chips and points."""
+    each_chips = chips // winners // unit * unit
+    each_points = points // winners
+    return [
+        (
+            each_chips + (chips - each_chips * winners if i == 0 else 0),
+            each_points + (points - each_points * winners if i == 0 else 0),
+        )
+        for i in range(winners)
+    ]
 
 
 class Placing(Floor):
@@ -41,11 +88,11 @@ class Placing(Floor):
         self._registration_open = False
         cfg = self.config
         entries = self._entry_count
-        pool = cfg.prize_pool or (
-            cfg.buy_in * self._first_entries
-            + (cfg.reentry.price if cfg.reentry and cfg.reentry.price else cfg.buy_in)
-            * self._reentries
-            + (cfg.rebuy.price if cfg.rebuy else 0) * self._rebuys
+        pool = prize_pool(
+            cfg,
+            first_entries=self._first_entries,
+            reentries=self._reentries,
+            rebuys=self._rebuys,
         )
         self._prize_pool = pool
         self._payouts = payout_amounts(pool, cfg.payout_percents(entries))
@@ -113,15 +160,8 @@ class Placing(Floor):
         return [self._eliminated(e) for block in reversed(blocks) for e in block]
 
     def _rank(self, items: list[tuple[int, Bust]]) -> list[_Block]:
-        """Blocks of tied players, worst first.
-
-        Same table: the bigger start-of-hand stack ranks better; equal stacks tie (cdc 1.10,
-        fpc 4-4, casino). Several tables (one hand-for-hand hand): at the bubble, by start
-        stack under fpc 4-4 / casino, else tied (cdc 1.10, 2.7): the best of each table tie,
-        then the second of each table, and so on.
-        """
-        entries = {b.player_id: self._entries[b.player_id] for _, b in items}
-        tables = {tid for tid, _ in items}
+        """Blocks of tied players, worst first (:func:`rank_busts`; across tables by start
+        stack at the bubble when the profile says so)."""
         k = len(items)
         low = self._next_place - k + 1
         bubble = not self._registration_open and any(
@@ -129,17 +169,8 @@ class Placing(Floor):
             for boundary in (len(self._payouts), self.config.final_table_size)
         )
         by_stack = self.rules.bubble_across_tables is BubbleRule.START_STACK
-        if len(tables) <= 1 or (bubble and by_stack):
-            stacks = sorted({b.start_stack for _, b in items})
-            return [[entries[b.player_id] for _, b in items if b.start_stack == s] for s in stacks]
-        rank: dict[str, int] = {}
-        for tid in tables:
-            here = [b for t, b in items if t == tid]
-            distinct = sorted({b.start_stack for b in here}, reverse=True)
-            for b in here:
-                rank[b.player_id] = distinct.index(b.start_stack)
-        levels = sorted(set(rank.values()), reverse=True)
-        return [[entries[p] for p in rank if rank[p] == r] for r in levels]
+        blocks = rank_busts(items, by_start_stack=bubble and by_stack)
+        return [[self._entries[p] for p in block] for block in blocks]
 
     def _assign_places(self, blocks: list[_Block]) -> list[Decision]:
         out: list[Decision] = []
@@ -208,13 +239,9 @@ class Placing(Floor):
             elif t.blinds is not None and spec.plus_blind is PlusBlind.BB:
                 chips += t.blinds.bb
             unit = self.config.denominations_at(self.clock.index)[0]
-            n = len(winners)
-            each_chips = chips // n // unit * unit
-            each_points = spec.points // n
+            shares = bounty_shares(chips, spec.points, len(winners), unit)
             out: list[Decision] = []
-            for i, w in enumerate(winners):
-                c = each_chips + (chips - each_chips * n if i == 0 else 0)
-                p = each_points + (spec.points - each_points * n if i == 0 else 0)
+            for w, (c, p) in zip(winners, shares, strict=True):
                 w.stack += c
                 w.bounty_chips += c
                 w.bounty_points += p
