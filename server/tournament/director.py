@@ -58,7 +58,7 @@ from .floor import _Entry, _Status, _Table
 from .lifecycle import Phase, PhaseEvent
 from .seating import shuffled
 
-__all__ = ["Director"]
+__all__ = ["Director", "checked_busts"]
 
 
 class Director(Dealing):
@@ -374,42 +374,8 @@ class Director(Dealing):
 
     def _apply_report(self, t: _Table, report: HandEnded) -> list[Bust]:
         """Check the report against the director's seats and chips, then record it."""
-        seen, after = self._check_stacks(t, report)
-        busts = self._check_busts(t, report, seen)
-        missing = [p for p in t.seats.values() if p not in seen and p not in t.arrivals]
-        if missing:
-            raise ReportError(f"table {t.id}: no news of {missing}")
-        if not t.gone and after != t.hand_total:
-            raise ReportError(f"table {t.id}: {t.hand_total} chips dealt in, {after} after")
+        busts = checked_busts(t, report)
         self._record_hand(t, report, busts)
-        return busts
-
-    def _check_stacks(self, t: _Table, report: HandEnded) -> tuple[set[str], int]:
-        """The players the report says hold chips, and those chips (arrivals' aside)."""
-        seen: set[str] = set()
-        after = 0
-        for seat, (pid, stack) in report.stacks.items():
-            if pid in t.gone:
-                continue
-            if t.seats.get(seat) != pid:
-                raise ReportError(f"table {t.id}: {pid} is not in seat {seat}")
-            if stack <= 0:
-                raise ReportError(f"table {t.id}: {pid} has no chips but is not busted")
-            seen.add(pid)
-            if pid not in t.arrivals:
-                after += stack
-        return seen, after
-
-    def _check_busts(self, t: _Table, report: HandEnded, seen: set[str]) -> list[Bust]:
-        """The busts of players still seated here (``seen`` gets them too)."""
-        busts = []
-        for b in report.busts:
-            if b.player_id in t.gone:
-                continue
-            if t.seats.get(b.seat) != b.player_id or b.player_id in seen:
-                raise ReportError(f"table {t.id}: bad bust of {b.player_id} in seat {b.seat}")
-            seen.add(b.player_id)
-            busts.append(b)
         return busts
 
     def _record_hand(self, t: _Table, report: HandEnded, busts: list[Bust]) -> None:
@@ -533,3 +499,43 @@ class Director(Dealing):
         if not 1 <= to_seat <= dst.max_seats:
             return None
         return self._move_player(src, e.seat, dst, to_seat, reason="director")
+
+
+def checked_busts(t: _Table, report: HandEnded) -> list[Bust]:
+    """The busts of a table's hand report, checked against the director's view of the table
+    ``t`` (its seats, the players who arrived or left during the hand, the chips dealt in).
+    Raises :class:`ReportError` when the report contradicts it: a player in another seat or
+    without chips and not busted, a bad bust, a player of the table not in the report, chips
+    appearing or vanishing (not checked when a player left the table during the hand)."""
+    seen, after = _stacks_seen(t, report)
+    busts = []
+    for b in report.busts:
+        if b.player_id in t.gone:
+            continue
+        if t.seats.get(b.seat) != b.player_id or b.player_id in seen:
+            raise ReportError(f"table {t.id}: bad bust of {b.player_id} in seat {b.seat}")
+        seen.add(b.player_id)
+        busts.append(b)
+    missing = [p for p in t.seats.values() if p not in seen and p not in t.arrivals]
+    if missing:
+        raise ReportError(f"table {t.id}: no news of {missing}")
+    if not t.gone and after != t.hand_total:
+        raise ReportError(f"table {t.id}: {t.hand_total} chips dealt in, {after} after")
+    return busts
+
+
+def _stacks_seen(t: _Table, report: HandEnded) -> tuple[set[str], int]:
+    """The players the report says hold chips, and those chips (arrivals' aside)."""
+    seen: set[str] = set()
+    after = 0
+    for seat, (pid, stack) in report.stacks.items():
+        if pid in t.gone:
+            continue
+        if t.seats.get(seat) != pid:
+            raise ReportError(f"table {t.id}: {pid} is not in seat {seat}")
+        if stack <= 0:
+            raise ReportError(f"table {t.id}: {pid} has no chips but is not busted")
+        seen.add(pid)
+        if pid not in t.arrivals:
+            after += stack
+    return seen, after
