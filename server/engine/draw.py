@@ -15,8 +15,8 @@ Order
     left of the button; each player's replacement cards are dealt in one go, from the top of
     the stub, before the next player discards.
 Discards
-    0 (standing pat) to ``max_discard`` cards (5 by default, as online rooms allow:
-    PokerStars' five-card draw), distinct cards that he holds.
+    0 (standing pat) to ``max_discard`` cards (5 by default, as online rooms allow), distinct
+    cards that he holds.
 Burn card
     One card is burnt before the draw (``HandSetup.burn``), as at a live draw table and as
     Brasseur's hold'em deals burn cards before each street; None: no burn card.
@@ -26,7 +26,7 @@ The stub running out
     gathered into a new stub (PokerStars, "Reshuffling the Deck": « the remaining cards in the
     original stub and all of the cards discarded by players previously ... are shuffled
     together to make a new stub. ... the active player's discards are not used in the
-    reshuffle »; Robert's Rules of Poker adds the burn card). The engine draws no random
+    reshuffle »; the usual live rule adds the burn card). The engine draws no random
     number: the new stub is those cards in the order they take in ``HandSetup.reshuffle``
     (a permutation of the deck the dealing layer commits to). Nine players at most (52 - 45 =
     7 cards always cover a draw of five), so a draw never finds too few cards.

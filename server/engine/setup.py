@@ -30,7 +30,7 @@ DRAW_HOLE = 5
 """Cards each player holds in five-card draw."""
 MAX_DISCARD = 5
 """The most cards a player may discard at the draw (project choice, docs/rules-matrix.md: the
-fpc's leaflet is missing; online rooms let a player draw 0 to 5, PokerStars' five-card draw)."""
+fpc's leaflet is missing; online rooms let a player draw 0 to 5)."""
 
 
 class Game(StrEnum):

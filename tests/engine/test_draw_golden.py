@@ -13,6 +13,7 @@ compared as sets (the order of a hand is not significant).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from server.engine.cards import card_name
+from server.engine.cards import card_name, parse_card
 from server.engine.replay import ScenarioError, run_scenario
 from tests.engine.test_golden import REPO, first_mismatch
 
@@ -530,3 +531,23 @@ def test_cli_exit_2_for_a_board_in_draw() -> None:
     )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["finished"] is True
+
+
+def test_a_table_may_allow_fewer_discards() -> None:
+    # project choice: 0 to 5 by default; HandSetup.max_discard lets a table allow fewer (the
+    # "three, or four with an ace" home rule is not built in); too many: refused, no card dealt
+    from server.engine import Act, Draw, Hand, Say, Verb
+    from server.engine.errors import RuleError
+    from server.engine.replay import build_setup
+
+    setup = build_setup({**HEADS_UP, "stub": ["7c", "7h", "7s", "7d"]})
+    hand = Hand(dataclasses.replace(setup, max_discard=3))
+    hand.act(Act(player="A", say=Say(verb=Verb.CALL)))
+    hand.act(Act(player="B", say=Say(verb=Verb.CHECK)))
+    assert hand.draw_menu() is not None and hand.draw_menu().max_discard == 3  # type: ignore[union-attr]
+    four = hand.hole[hand.index["B"]][:4]
+    with pytest.raises(RuleError) as refused:
+        hand.draw(Draw(player="B", discard=four))
+    assert refused.value.code == "too_many_discards"
+    events = hand.draw(Draw(player="B", discard=four[:3]))
+    assert events[-1].received == tuple(parse_card(c) for c in ("7c", "7h", "7s"))  # type: ignore[union-attr]
