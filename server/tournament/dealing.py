@@ -5,12 +5,13 @@ Layers of :class:`~server.tournament.director.Director` (pure policy, one module
 ``floor`` (its state and bookkeeping) <- ``placing`` (eliminations, places, prizes) and
 ``balancing`` (moves, table breaking, the final table draw) <- ``dealing`` (the clock, breaks,
 hand-for-hand, which table deals when) <- ``director`` (the public API). Whether
-hand-for-hand is due is a pure function of explicit inputs (:func:`hand_for_hand_wanted`).
+hand-for-hand is due and why a table may not deal are pure functions of explicit inputs
+(:func:`hand_for_hand_wanted`, :func:`wait_reason`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from server.engine.positions import first_positions, next_positions
 
@@ -21,7 +22,7 @@ from .lifecycle import Phase, PhaseEvent
 from .placing import Placing
 from .rules import HandForHandTrigger
 
-__all__ = ["Dealing", "hand_for_hand_wanted"]
+__all__ = ["Dealing", "hand_for_hand_wanted", "wait_reason"]
 
 
 def hand_for_hand_wanted(
@@ -42,6 +43,40 @@ def hand_for_hand_wanted(
         return HandForHandTrigger.MONEY
     if HandForHandTrigger.FINAL_TABLE in triggers and alive == final_table_size + 1:
         return HandForHandTrigger.FINAL_TABLE
+    return None
+
+
+def wait_reason(
+    phase: Phase,
+    *,
+    stopping: bool,
+    final_pending: bool,
+    players: int,
+    need: int,
+    remaining: int,
+    short: Callable[[], bool],
+    barrier: bool,
+) -> WaitReason | None:
+    """Why a table between hands may not deal now (None: it may), first reason first: the
+    tournament is over, stopped (the hard stop), on a break, or drawing its final table;
+    fewer than ``need`` of its ``players`` (cdc 2.2 asks three at a table's first hand; a
+    tournament of fewer, ``remaining``, starts with all of them); ``short`` by the gap
+    (cdc 2.3, tda 10-D; asked last, it counts the tables); the hand-for-hand ``barrier``
+    (cdc 2.7)."""
+    if phase is Phase.FINISHED:
+        return WaitReason.FINISHED
+    if stopping:
+        return WaitReason.STOPPED
+    if phase is Phase.BREAK:
+        return WaitReason.BREAK
+    if final_pending:
+        return WaitReason.FINAL_TABLE_DRAW
+    if players < min(need, max(2, remaining)):
+        return WaitReason.TOO_FEW_PLAYERS  # cdc 2.2
+    if short():
+        return WaitReason.SHORT_TABLE  # cdc 2.3, tda 10-D
+    if barrier:
+        return WaitReason.HAND_FOR_HAND
     return None
 
 
@@ -187,29 +222,25 @@ class Dealing(Balancing, Placing):
         return out + self._release(now)
 
     def _evaluate(self, t: _Table, *, barrier: bool = True) -> WaitReason | None:
-        """Why ``t`` may not deal now (None: it may)."""
-        if self.phase is Phase.FINISHED:
-            return WaitReason.FINISHED
-        if self._stopping:
-            return WaitReason.STOPPED
-        if self.phase is Phase.BREAK:
-            return WaitReason.BREAK
-        if self._final_pending:
-            return WaitReason.FINAL_TABLE_DRAW
-        n = len(t.seats)
-        need = self.rules.min_players_to_start if t.initial and not t.dealt_once else 2
-        # cdc 2.2 asks three players at a table to start; a tournament of fewer players (a
-        # heads-up match) starts with all of them
-        need = min(need, max(2, self.remaining))
-        if n < need:
-            return WaitReason.TOO_FEW_PLAYERS  # cdc 2.2
-        if self._open > 1 and t.id not in self._breaking:
-            high, _ = self._extremes(with_breaking=True)
-            if high - n >= self.gap_tolerance():
-                return WaitReason.SHORT_TABLE  # cdc 2.3, tda 10-D
-        if barrier and self._hfh is not None:
-            return WaitReason.HAND_FOR_HAND
-        return None
+        """Why ``t`` may not deal now (None: it may): :func:`wait_reason`."""
+        first = t.initial and not t.dealt_once
+        return wait_reason(
+            self.phase,
+            stopping=self._stopping,
+            final_pending=self._final_pending,
+            players=len(t.seats),
+            need=self.rules.min_players_to_start if first else 2,
+            remaining=self.remaining,
+            short=lambda: self._short(t),
+            barrier=barrier and self._hfh is not None,
+        )
+
+    def _short(self, t: _Table) -> bool:
+        """cdc 2.3, tda 10-D: ``t`` is short by the gap (a table being broken never is)."""
+        if self._open <= 1 or t.id in self._breaking:
+            return False
+        high, _ = self._extremes(with_breaking=True)
+        return high - len(t.seats) >= self.gap_tolerance()
 
     def _release(self, now: float) -> list[Decision]:
         if self.phase in (Phase.BREAK, Phase.FINISHED) or self._final_pending:
