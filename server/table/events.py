@@ -3,7 +3,7 @@
 Every event a table sequences is one of these. Each class knows its ``kind`` (the name of
 the server message it becomes, ``protocol.messages.SERVER_MESSAGES[kind]``, and the kind
 stored in the events table) and gives its :meth:`TableEvent.payload`: the JSON object that is
-stored as it is, ``(seq, kind, payload)``, and rendered by :func:`server.table.views.render`.
+stored as it is, ``(seq, kind, payload)``, and rendered by :func:`server.table.outbox.render`.
 A class is named after its kind (``hand_start`` -> :class:`HandStart`).
 
 Only :meth:`TableEvent.payload` builds a dict: the keys, their order and the optional keys

@@ -28,9 +28,8 @@ from server.store.batch import TableWrite
 from server.table.effects import Deliver, Effect, Write
 from server.table.events import TableEvent
 from server.table.seats import Watcher
-from server.table.views import render
 
-__all__ = ["RECENT_EVENTS", "Event", "Outbox"]
+__all__ = ["RECENT_EVENTS", "Event", "Outbox", "render"]
 
 Event = tuple[int, str, dict[str, Any]]
 """``(seq, kind, payload)``: an event as stored, kept in memory and re-rendered from (the
@@ -40,6 +39,19 @@ RECENT_EVENTS = 800
 """Events kept in memory per table for resyncs and spectators (some 20 hands). A resync
 reaching further back gets one snapshot: never thousands of events, never a store read on
 the event loop."""
+
+
+def render(table: str, owner: bool, seq: int, data: dict[str, Any], kind: str) -> m.Message:
+    """The table event ``seq`` as a recipient receives it: a hole card event shows its cards
+    to their ``owner`` (a player identity, stripped from what is sent) and to nobody else."""
+    cls = m.SERVER_MESSAGES[kind]
+    fields: dict[str, Any] = {"table": table, "seq": seq}
+    for key, value in data.items():
+        if key != "owner":
+            fields[key] = tuple(value) if isinstance(value, list) else value
+    if kind == "hole" and not owner:
+        fields["cards"] = ()  # dealt face down: only the owner sees them
+    return cls(**fields)
 
 
 class Outbox:

@@ -1,4 +1,5 @@
-"""What each recipient may see of a table: rendered events and snapshots.
+"""What each recipient may see of a table: its snapshots (an event as a recipient gets it
+is rendered by the outbox, :func:`server.table.outbox.render`, re-exported here).
 
 A player sees only their own hole cards: everyone else gets the same ``hole`` event with no
 cards. Spectators see the live hand (no hole cards, no menu); in a tournament's commentary
@@ -10,11 +11,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from protocol import messages as m
 from server.engine import Hand, card_name
 from server.engine import events as ev
 from server.table.cash_views import cash_view
 from server.table.events import PotView
+from server.table.outbox import render
 from server.table.phases import TablePhase
 from server.table.runs import run_terms
 
@@ -22,19 +23,6 @@ if TYPE_CHECKING:
     from server.table.core import TableCore
 
 __all__ = ["pot_views", "pots_view", "render", "table_view"]
-
-
-def render(table: str, owner: bool, seq: int, data: dict[str, Any], kind: str) -> m.Message:
-    """The table event ``seq`` as a recipient receives it: a hole card event shows its cards
-    to their ``owner`` (a player identity, stripped from what is sent) and to nobody else."""
-    cls = m.SERVER_MESSAGES[kind]
-    fields: dict[str, Any] = {"table": table, "seq": seq}
-    for key, value in data.items():
-        if key != "owner":
-            fields[key] = tuple(value) if isinstance(value, list) else value
-    if kind == "hole" and not owner:
-        fields["cards"] = ()  # dealt face down: only the owner sees them
-    return cls(**fields)
 
 
 def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
