@@ -17,22 +17,53 @@ tables deal one run.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import Hand, Phase
+from server.engine import events as ev
 from server.engine.commands import AgreeRuns
+from server.table.config import TableConfig
 from server.table.phases import TablePhase
+from server.table.seats import SeatState, Timers
 
-if TYPE_CHECKING:
-    from server.table.core import TableCore
-    from server.table.play import Play
-    from server.table.seats import SeatState
-
-__all__ = ["agree", "run_terms", "runs_expired", "runs_offered"]
+__all__ = ["RunTable", "RunTerms", "agree", "run_terms", "runs_expired", "runs_offered"]
 
 
-def run_terms(t: TableCore) -> tuple[int, bool]:
+class _Directed(Protocol):
+    @property
+    def directed(self) -> bool: ...
+
+
+class RunTerms(Protocol):
+    """What :func:`run_terms` reads of a table (a cash table's ``cash``, if it has one, is
+    read as an optional attribute)."""
+
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def policy(self) -> _Directed: ...
+
+
+class RunTable(Protocol):
+    """What the wait for the runs' agreement asks of the table playing the hand (the table
+    satisfies it; this module never imports it)."""
+
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def timers(self) -> Timers: ...
+    @property
+    def hand_no(self) -> int: ...
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def phase(self) -> TablePhase: ...
+    def after_engine(self, now: float, events: list[ev.Event]) -> None:
+        """Carry out the engine's events of the hand (table events, clocks, the hand's end)."""
+
+
+def run_terms(t: RunTerms) -> tuple[int, bool]:
     """``(runs, agreed)`` for the next hand: the most runs it may be dealt, and whether the
     two players all-in must both agree (a friends table's option) or not (fpc cash)."""
     cash = getattr(t, "cash", None)
@@ -46,7 +77,7 @@ def run_terms(t: TableCore) -> tuple[int, bool]:
     return runs, getattr(rules, "profile", "") != "fpc"
 
 
-def runs_offered(t: Play, now: float, hand: Hand) -> bool:
+def runs_offered(t: RunTable, now: float, hand: Hand) -> bool:
     """The hand waits for the players' agreement (``Phase.RUNS``): the action clock times the
     wait (no player to act; the time bank does not apply). True while it waits."""
     if hand.phase is not Phase.RUNS:
@@ -58,7 +89,7 @@ def runs_offered(t: Play, now: float, hand: Hand) -> bool:
     return True
 
 
-def runs_expired(t: Play, now: float, hand: Hand) -> bool:
+def runs_expired(t: RunTable, now: float, hand: Hand) -> bool:
     """The wait's clock ended: whoever did not answer refused, one run. False when the hand
     does not wait for runs (the action clock is a player's)."""
     if hand.phase is not Phase.RUNS:
@@ -68,7 +99,7 @@ def runs_expired(t: Play, now: float, hand: Hand) -> bool:
     return True
 
 
-def agree(t: Play, now: float, state: SeatState, hand_no: int, runs: int) -> None:
+def agree(t: RunTable, now: float, state: SeatState, hand_no: int, runs: int) -> None:
     """A player's answer (``run_it``): how many runs he agrees to (1: he refuses)."""
     if hand_no != t.hand_no:
         raise ProtocolError(ErrorCode.STALE_HAND, f"hand {hand_no} is not being played")
