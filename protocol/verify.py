@@ -36,6 +36,8 @@ Slots (hold'em, ``n`` players dealt in, first player = first left of the button)
     then burn ``2n``, flop ``2n+1, 2n+2, 2n+3``, burn ``2n+4``, turn ``2n+5``, burn
     ``2n+6``, river ``2n+7``. The runs of the board after the first (fpc cash
     multi-bordes, run it twice) take eight slots each after those: :mod:`protocol.runs`.
+    Five-card draw (``"game": "draw"``): five slots each, the burn card, the stub, and the
+    committed order of a new stub: :mod:`protocol.draw`.
 Signature
     Ed25519 over the canonical JSON of the record without its ``"signature"`` field (the
     ``"public_key"`` field is signed): ``json.dumps(record, sort_keys=True,
@@ -63,6 +65,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from .chips import chip_problems
+from .draw import DRAW_GAME, check_draw
 from .runs import check_runs
 from .slots import (
     DECK_SIZE,
@@ -378,6 +381,8 @@ def verify_record(
     no position or card opened twice; that the chips add up, each pot's ``rake`` included
     (:mod:`protocol.chips`); for a hand dealt in several runs, that every run's cards are
     opened at their runs' slots and each pot divided into the runs (:mod:`protocol.runs`).
+    A five-card draw record (``"game": "draw"``) has its own slots, draws and new-stub
+    order, checked by :mod:`protocol.draw`.
     """
     problems: list[str] = chip_problems(record) if "actions" in record else []
     if record.get("format") != RECORD_FORMAT:
@@ -394,15 +399,25 @@ def verify_record(
     cut = cut_value if _is_int(cut_value) else None
     if cut is None:
         problems.append("cut is missing or not an integer")
-    layout = _check_slots(record, problems)
-    opened = _check_openings(record, root, problems)
-    if layout is None or cut is None:
-        problems.append("cannot match the cards to their positions (see above)")
-        return problems
-    hole, board_slot_list = layout
-    allowed = _check_board(record, cut, board_slot_list, opened, problems)
-    allowed |= _check_shown(record, cut, hole, opened, problems)
-    allowed |= check_runs(record, cut, opened, problems)  # fpc multi-bordes, run it twice
+    game = record.get("game", "holdem")
+    if game == DRAW_GAME:  # fpc five-card draw: its own slots and draws (protocol.draw)
+        opened = _check_openings(record, root, problems)
+        if cut is None:
+            problems.append("cannot match the cards to their positions (see above)")
+            return problems
+        allowed = check_draw(record, cut, opened, problems)
+    else:
+        if game != "holdem":
+            problems.append(f"game is {game!r}, expected 'holdem' (or absent) or 'draw'")
+        layout = _check_slots(record, problems)
+        opened = _check_openings(record, root, problems)
+        if layout is None or cut is None:
+            problems.append("cannot match the cards to their positions (see above)")
+            return problems
+        hole, board_slot_list = layout
+        allowed = _check_board(record, cut, board_slot_list, opened, problems)
+        allowed |= _check_shown(record, cut, hole, opened, problems)
+        allowed |= check_runs(record, cut, opened, problems)  # fpc multi-bordes, run it twice
 
     # No rabbit hunting: nothing else may be opened.
     for position in sorted(set(opened) - allowed):

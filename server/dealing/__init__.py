@@ -12,10 +12,15 @@ The table server, per hand::
     ...
     record = signer.sign_record(hand_record(..., deck=deck, layout=layout, ...))
 
+A five-card draw hand (fpc « LE FIVE-CARD DRAW ») is dealt by a :class:`DrawDeal`
+(:mod:`.draw`): the deck, the committed order of a new stub, the engine's ``HandSetup`` and
+the record's fairness fields.
+
 ``protocol.verify`` checks the record; it holds the hashing construction both sides use.
 """
 
 from .deck import DealingError, Deck, Opening, merkle_levels, merkle_proof
+from .draw import DrawDeal, DrawLayout, Drawn, draw_layout, draws_of
 from .layout import MAX_PLAYERS, MAX_RUNS, DealLayout, deal_layout
 from .record import FAIRNESS_FIELDS, fairness_fields, hand_record, hole_openings
 from .shuffle import RandBelow, TokenBytes, shuffle, shuffled_deck
@@ -28,11 +33,16 @@ __all__ = [
     "DealLayout",
     "DealingError",
     "Deck",
+    "DrawDeal",
+    "DrawLayout",
+    "Drawn",
     "Opening",
     "RandBelow",
     "Signer",
     "TokenBytes",
     "deal_layout",
+    "draw_layout",
+    "draws_of",
     "fairness_fields",
     "hand_record",
     "hole_openings",
