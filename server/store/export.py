@@ -9,7 +9,9 @@ layout that tracking software (HoldemManager, PokerTracker, Hand2Note) imports::
     ...
     *** SUMMARY ***
 
-The head of each hand (numbers, date, game and table lines) is :mod:`.psheader`'s.
+The head of each hand (numbers, date, game and table lines) is :mod:`.psheader`'s; a
+five-card draw hand (``"game": "draw"``) is written in the PokerStars draw layout
+(:mod:`.psdraw`).
 
 Exports of long histories go by pages (:func:`export_page`): a page is built hand by hand, in
 a worker thread, under a size budget, and the pages of a history put together are exactly the
@@ -23,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from . import psdraw as _draw
 from . import psruns as _runs
 from .handdesc import describe_hand
 from .psheader import clean as _clean
@@ -300,19 +303,25 @@ def _render(record: Mapping[str, Any], hero: str | None) -> str:
             continue  # written with his live big blind
         hand.post(action, street, dead.pop(seat, None) if action["action"] in _LIVE_BIG else None)
 
-    lines.append("*** HOLE CARDS ***")
-    if hero is not None:
-        _dealt_to(hand, hero, hole, shown)
+    draw = _draw.is_draw(record)
+    lines.append("*** DEALING HANDS ***" if draw else "*** HOLE CARDS ***")
+    hero_seat = None
+    if hero is not None:  # five-card draw: the five dealt, never the five shown after the draw
+        hero_seat = _dealt_to(hand, hero, hole, {} if draw else shown)
 
     moves = [a for a in actions if a.get("action") not in _POST_ORDER]
-    _streets(hand, record, board, moves, street)
+    if draw:
+        _draw_streets(hand, record, moves, street, hero_seat, hole, shown)
+    else:
+        _streets(hand, record, board, moves, street)
     _showdown(hand, record, players, button, board, shown, mucked, blind_seat)
     return "\n".join(lines) + "\n"
 
 
 def _dealt_to(
     hand: _Hand, hero: str, hole: dict[int, list[str]], shown: dict[int, list[str]]
-) -> None:
+) -> int | None:
+    """``Dealt to hero [..]``; returns the hero's seat (None if he has none here)."""
     # the seat whose hole cards the record gives first (a player's own export: his seat,
     # even when another player has the same nickname), else the first seat of that name
     hero_seat = next((s for s in hole if hand.names.get(s) == hero), None)
@@ -321,6 +330,39 @@ def _dealt_to(
     cards = hole.get(hero_seat, shown.get(hero_seat)) if hero_seat is not None else None
     if cards:
         hand.lines.append(f"Dealt to {hero} [{_cards(cards)}]")
+    return hero_seat
+
+
+def _draw_streets(
+    hand: _Hand,
+    record: Mapping[str, Any],
+    moves: list[Mapping[str, Any]],
+    preflop: _Street,
+    hero_seat: int | None,
+    hole: dict[int, list[str]],
+    shown: dict[int, list[str]],
+) -> None:
+    """Five-card draw (:mod:`.psdraw`): the betting before the draw, ``*** FIRST DRAW ***``
+    and the draws, the betting after it, then the uncalled bet returned."""
+    street = preflop
+    for name in _draw.DRAW_STREETS:
+        if name == "draw":
+            lines = _draw.draw_lines(
+                record,
+                hand.name,
+                hero_seat,
+                hole.get(hero_seat) if hero_seat is not None else None,
+                shown.get(hero_seat) if hero_seat is not None else None,
+                _card,
+            )
+            if not lines:
+                break
+            hand.lines.extend(lines)
+            street = _Street()
+        for action in moves:
+            if action.get("street", "preflop") == name:
+                hand.act(action, street, name)
+    hand.lines.extend(_returned(record, hand))
 
 
 def _streets(
@@ -465,6 +507,11 @@ def _positions(seat: int, button: int, blind_seat: dict[str, int]) -> str:
 
 def _outcome(hand: _Hand, seat: int, amount: int) -> str:
     """How the hand ended for a seat that did not show down: folded, collected or mucked."""
+    if seat in hand.folded and _draw.is_draw(hand.record):
+        text = _draw.fold_text(hand.folded[seat])
+        if hand.folded[seat] == "preflop" and seat not in hand.bet_preflop:
+            text += " (didn't bet)"
+        return text
     if seat in hand.folded:
         fold_street = hand.folded[seat]
         if fold_street == "preflop":

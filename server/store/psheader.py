@@ -1,5 +1,6 @@
 """The head of a PokerStars hand history (pure): the hand and tournament numbers, the date,
-the game and table lines (docs/protocol.md, "Hand histories (PokerStars text)").
+the game and table lines (docs/protocol.md, "Hand histories (PokerStars text)"): ``Hold'em No
+Limit``, or ``5 Card Draw No Limit`` (``Pot Limit``) for five-card draw (:mod:`.psdraw`).
 
 Tracking software needs numbers where Brasseur has names, so: the hand id is the record's
 ``hand_id`` if numeric, else ``crc32(table) * 10**7 + hand``; the tournament id is the
@@ -14,6 +15,8 @@ import zlib
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
+
+from .psdraw import game_name
 
 __all__ = ["clean", "hand_id", "header"]
 
@@ -136,7 +139,7 @@ def header(record: Mapping[str, Any], hand_id: str) -> list[str]:
     tournament = record.get("tournament")
     if isinstance(tournament, Mapping):
         tid = _numeric_id(tournament.get("id", record.get("table", "")))
-        game = f"{_buyin(tournament.get('buyin'))} Hold'em No Limit"
+        game = f"{_buyin(tournament.get('buyin'))} {game_name(record)}"
         level = _roman(int(tournament.get("level") or 1))
         number = record.get("table_number")
         if number is None:
@@ -149,6 +152,6 @@ def header(record: Mapping[str, Any], hand_id: str) -> list[str]:
         ]
     table = clean(record.get("table_name") or record.get("table", "")).replace("'", "")
     return [
-        f"PokerStars Hand #{hand_id}:  Hold'em No Limit {stakes} - {when}",
+        f"PokerStars Hand #{hand_id}:  {game_name(record)} {stakes} - {when}",
         f"Table '{table}' {max_seats}-max Seat #{button} is the button",
     ]
