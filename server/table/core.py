@@ -171,12 +171,6 @@ class TableCore:
     def seat_event(self, state: SeatState, status: str) -> None:
         self.out.emit([self.seat_change(state, status)])
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` may see it (spectators: as of the last completed hand)."""
-        from server.table.views import table_view
-
-        return table_view(self, seat)
-
     def director_says(self, text: str) -> None:
         self.say(None, "director", text)
 

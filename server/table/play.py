@@ -37,7 +37,7 @@ from server.table.runs import run_terms, runs_expired, runs_offered
 from server.table.seats import SeatState
 from server.table.translate import HandLog
 from server.table.turns import Turns
-from server.table.views import pot_views
+from server.table.views import pot_views, table_view
 
 __all__ = ["Play"]
 
@@ -514,6 +514,18 @@ class Play(Turns):
         self.hands_played += 1
         self.out.effect(HandFinished(self.hand_no))
         self.policy.after_hand(self, now, report)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` may see it (spectators: as of the last completed hand), the
+        open decision's id in its ``menu``."""
+        state = table_view(self, seat)
+        menu = state.get("menu")
+        hand = self.hand
+        if menu is not None and hand is not None:
+            offered = hand.menu()
+            if offered is not None:
+                menu["decision"] = self.open_decision(offered)
+        return state
 
     def end_live_hand(self) -> None:
         """The hand is over for spectators too: they catch up to here."""

@@ -132,14 +132,3 @@ class Turns(TableCore):
                 ErrorCode.STALE_DECISION,
                 f"decision {decision} is not the open one ({self.decisions.number})",
             )
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` may see it, the open decision's id in its ``menu``."""
-        state = super().view(seat)
-        menu = state.get("menu")
-        hand = self.hand
-        if menu is not None and hand is not None:
-            offered = hand.menu()
-            if offered is not None:
-                menu["decision"] = self.open_decision(offered)
-        return state
