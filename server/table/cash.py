@@ -8,13 +8,17 @@ posts a seat fee or owes missed blinds, and which seats are freed for the waitin
 desk (:mod:`server.table.cash_desk`: buy-ins, rebuys, the waiting list) moves chips to and
 from the table through the :class:`~server.cash.CashBook`, whose ledger balances to the chip
 after every hand and is saved with the stacks in every snapshot.
+
+:class:`CashState` is the desk's own state (the table holds it as ``cash``); the functions
+here take the table as a :class:`~server.table.policy.DealingTable`, what they need of it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.cash import (
@@ -43,15 +47,10 @@ from server.engine.positions import Positions, first_positions
 from server.engine.rake import Rake
 from server.table.commands import AskChange
 from server.table.effects import Transfer
-from server.table.hosting import apply_next_blinds, host_says
 from server.table.phases import TablePhase, Trigger
-from server.table.policy import FriendsPolicy, take_replay
+from server.table.policy import DealingTable, FriendsPolicy, apply_next_blinds, take_replay
 from server.table.report import HandEnded
-
-if TYPE_CHECKING:
-    from server.table.core import TableCore
-    from server.table.play import Play
-    from server.table.seats import SeatState
+from server.table.seats import SeatState
 
 __all__ = [
     "CashPolicy",
@@ -175,7 +174,7 @@ class CashState:
         self.rake = int(data["rake"])
 
 
-def cash_of(t: Play) -> CashState:
+def cash_of(t: DealingTable) -> CashState:
     cash = getattr(t, "cash", None)
     if cash is None:
         raise ProtocolError(ErrorCode.BAD_SEAT, "this is not a cash table")
@@ -186,14 +185,14 @@ def cash_of(t: Play) -> CashState:
 class CashPolicy(FriendsPolicy):
     """Deals like a friends table, by the book's cash rules (see the module docstring)."""
 
-    def schedule(self, t: Play, now: float) -> None:
+    def schedule(self, t: DealingTable, now: float) -> None:
         cash = cash_of(t)
         if open_now(t, cash, now):
             super().schedule(t, now)
         elif t.seats and t.phase is TablePhase.WAITING:
             close_for_the_night(t, cash, now)  # restored after the closing time
 
-    def start(self, t: Play, now: float) -> None:
+    def start(self, t: DealingTable, now: float) -> None:
         if t.paused:
             return  # the host paused the table
         cash = cash_of(t)
@@ -233,7 +232,7 @@ class CashPolicy(FriendsPolicy):
         t.open_hand(now, positions, dealt_in, t.hand_no + 1)
 
     def _cash_positions(
-        self, t: Play, cash: CashState, candidates: list[int], present: list[int]
+        self, t: DealingTable, cash: CashState, candidates: list[int], present: list[int]
     ) -> tuple[Positions, list[int]]:
         n = t.config.max_seats
         first = cash.first_button
@@ -265,7 +264,7 @@ class CashPolicy(FriendsPolicy):
         """A cash player at 0 keeps his seat until he rebuys or the book frees it."""
         return False
 
-    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+    def on_left(self, t: DealingTable, state: SeatState, now: float) -> None:
         """A player stood up with his stack: a cash-out in the ledger, and his seat offered
         to the waiting list."""
         cash = cash_of(t)
@@ -280,11 +279,13 @@ class CashPolicy(FriendsPolicy):
             del t.requests[state.seat]  # a change asked by who left: nothing to answer
         offer(t, cash, state.seat)
 
-    def after_hand(self, t: Play, now: float, report: HandEnded) -> None:
+    def after_hand(self, t: DealingTable, now: float, report: HandEnded) -> None:
         tell_short(t, cash_of(t))
         super().after_hand(t, now, report)
 
-    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+    def report(
+        self, t: DealingTable, hand: Hand, stacks: dict[int, int], cancelled: bool
+    ) -> HandEnded:
         """The hand's end: its rake goes in the ledger before the hand's one write (the
         snapshot with the new stacks), never after it."""
         if not cancelled:
@@ -307,7 +308,9 @@ def _first_orbit_newcomers(cash: CashState) -> None:
         cash.enter_option.discard(seat)
 
 
-def _waits(t: Play, cash: CashState, seat: int, positions: Positions, players: list[int]) -> bool:
+def _waits(
+    t: DealingTable, cash: CashState, seat: int, positions: Positions, players: list[int]
+) -> bool:
     """An arrival not dealt in at these ``positions`` of ``players``: one who waits for the
     big blind (casino cash: « un joueur peut décider d'attendre la grosse blind ») or to be
     first after it (« il est possible de rentrer sur la table directement en option »), one
@@ -326,7 +329,7 @@ def _waits(t: Play, cash: CashState, seat: int, positions: Positions, players: l
     )
 
 
-def _option_seat(t: Play, players: list[int], positions: Positions) -> int | None:
+def _option_seat(t: DealingTable, players: list[int], positions: Positions) -> int | None:
     """The seat that may post the option if ``players`` are dealt in at ``positions``: the
     engine's rule (:meth:`HandSetup.option_seat`), the first live player left of the big
     blind, three live players at least; live: present and serving no penalty at the deal
@@ -350,7 +353,7 @@ def _raked(hand: Hand) -> int:
     return sum(int(getattr(e, "rake", 0)) for e in hand.events if isinstance(e, ev.PotAwarded))
 
 
-def open_now(t: Play, cash: CashState, now: float) -> bool:
+def open_now(t: DealingTable, cash: CashState, now: float) -> bool:
     """Whether the table's opening hours (fpc cash: « Les tables ouvrent à partir de 20h00 et
     ferment à 23h30 précise ») let it deal now; while open, its closing time is armed
     (``timers.closing``) so that a table waiting for players closes too. Always open
@@ -365,18 +368,18 @@ def open_now(t: Play, cash: CashState, now: float) -> bool:
     return True
 
 
-def wall_time(t: Play) -> datetime:
+def wall_time(t: DealingTable) -> datetime:
     """The table's injected wall time (UTC, ISO 8601), as an aware datetime."""
     return datetime.fromisoformat(t.wall().replace("Z", "+00:00"))
 
 
-def close_for_the_night(t: Play, cash: CashState, now: float) -> None:
+def close_for_the_night(t: DealingTable, cash: CashState, now: float) -> None:
     """Between hands after the closing time: no hand is dealt, every player's stack is
     cashed out to him (``by`` closed), and the seats are freed; the players keep watching,
     and buy in again once the tables open (refused before: ``cash.closed``)."""
     t.timers.next_hand = t.timers.closing = None
     if t.seats:
-        host_says(t, f"the tables are closed: {cash.rules.hours} (fpc cash)")
+        t.host_says(f"the tables are closed: {cash.rules.hours} (fpc cash)")
     for state in list(t.seats.values()):
         del t.seats[state.seat]
         for watcher in t.watchers.values():
@@ -390,21 +393,21 @@ def close_for_the_night(t: Play, cash: CashState, now: float) -> None:
         t.goto(Trigger.NOT_ENOUGH)
 
 
-def short_seats(t: TableCore, cash: CashState) -> list[int]:
+def short_seats(seats: Mapping[int, SeatState], cash: CashState) -> list[int]:
     """Seats whose player has chips, but fewer than one may be dealt in with (casino cash:
     « On ne peut pas recevoir de cartes avec une cave inférieure à la grosse blind »; fpc:
     any chip plays). A busted seat (0) is told ``busted`` instead."""
     least = cash.rules.min_stack
-    return sorted(s for s, x in t.seats.items() if 0 < x.stack < least and not x.leaving)
+    return sorted(s for s, x in seats.items() if 0 < x.stack < least and not x.leaving)
 
 
-def tell_short(t: Play, cash: CashState) -> None:
+def tell_short(t: DealingTable, cash: CashState) -> None:
     """Tell each newly short player, publicly (a ``short`` seat event: the table sees why he
     is not dealt in) and privately (what to do): he is dealt no cards until he adds chips
     (« Le joueur décavé doit se recaver ou quitter la table »; his rebuy owes no seat fee,
     « A son retour, on ne lui demandera pas de droit de siège »). Without it a table where
     all but one are short waits for nobody knows what."""
-    short = short_seats(t, cash)
+    short = short_seats(t.seats, cash)
     cash.short &= set(short)
     for seat in short:
         if seat in cash.short:
@@ -417,7 +420,7 @@ def tell_short(t: Play, cash: CashState) -> None:
         t.notice(state.cid, "short_stack", text, "casino-cash-min-stack")
 
 
-def _note_absences(t: Play, cash: CashState) -> None:
+def _note_absences(t: DealingTable, cash: CashState) -> None:
     """Absent players start their count; players back settle it (what they owe is kept)."""
     for seat, state in t.seats.items():
         absent = not state.present and state.stack > 0 and not state.leaving
@@ -429,7 +432,7 @@ def _note_absences(t: Play, cash: CashState) -> None:
                 cash.arrivals[seat] = Arrival.BACK
 
 
-def _candidates(t: Play, cash: CashState, now: float) -> tuple[list[int], dict[int, Deal]]:
+def _candidates(t: DealingTable, cash: CashState, now: float) -> tuple[list[int], dict[int, Deal]]:
     """The seats that may be dealt in (present, or absent but dealt a dead hand), and the
     absent ones skipped (missed blinds, sit-out); frees the seats the book frees."""
     rules = cash.rules
@@ -450,7 +453,11 @@ def _candidates(t: Play, cash: CashState, now: float) -> tuple[list[int], dict[i
 
 
 def _count_rounds(
-    t: Play, cash: CashState, positions: Positions, dealt_in: list[int], skipped: dict[int, Deal]
+    t: DealingTable,
+    cash: CashState,
+    positions: Positions,
+    dealt_in: list[int],
+    skipped: dict[int, Deal],
 ) -> None:
     """The big blind reached an absent seat: one more round of his absence; skipped, his
     blinds are marked missed (casino cash: « les boutons miss blinds »)."""
@@ -494,17 +501,17 @@ def _forget(cash: CashState, seat: int) -> None:
         seats.discard(seat)
 
 
-def cancel_move(t: Play, state: SeatState) -> None:
+def cancel_move(t: DealingTable, state: SeatState) -> None:
     """A move that cannot happen: the player busted in the hand he was to move after. He
     keeps his seat here (a busted cash player may rebuy), and the table says so."""
     cash = cash_of(t)
     order = cash.moving.pop(state.seat, None)
     state.moving = False
     if order is not None:
-        host_says(t, f"{state.name} busted: he stays, no move to {order.to_name}")
+        t.host_says(f"{state.name} busted: he stays, no move to {order.to_name}")
 
 
-def depart(t: Play, cash: CashState, state: SeatState, order: Any, now: float) -> None:
+def depart(t: DealingTable, cash: CashState, state: SeatState, order: Any, now: float) -> None:
     """A player left for another table of the room (``order``: its MoveOut): what he may
     bring goes out as ``moved_out``, the rest (above a casino change's new maximum) is
     cashed out to him, in this write; the ``Transfer`` follows the write, so the other table
@@ -523,7 +530,7 @@ def depart(t: Play, cash: CashState, state: SeatState, order: Any, now: float) -
             )
         )
     cash.book.move_out(state.player, brought, order.to, now, hand=t.hand_no, by=order.by)
-    host_says(t, f"{state.name} moves to {order.to_name} with {brought}")
+    t.host_says(f"{state.name} moves to {order.to_name} with {brought}")
     t.out.save_snapshot()
     t.out.effect(
         Transfer(
@@ -539,7 +546,7 @@ def depart(t: Play, cash: CashState, state: SeatState, order: Any, now: float) -
     )
 
 
-def _free(t: Play, cash: CashState, state: SeatState, now: float) -> None:
+def _free(t: DealingTable, cash: CashState, state: SeatState, now: float) -> None:
     """casino cash, a waiting list: « sa place sera libérée », « on lui retirera sa cave »:
     his stack is cashed out for him and the seat offered to the first name."""
     cash.book.cash_out(state.player, state.stack, now, hand=t.hand_no, by="table")
@@ -552,7 +559,7 @@ def _free(t: Play, cash: CashState, state: SeatState, now: float) -> None:
     offer(t, cash, state.seat)
 
 
-def offer(t: Play, cash: CashState, seat: int) -> None:
+def offer(t: DealingTable, cash: CashState, seat: int) -> None:
     """Offer the free ``seat`` to the first name on the waiting list (told privately)."""
     player = cash.waiting.offer(seat)
     if player is None:
@@ -563,7 +570,7 @@ def offer(t: Play, cash: CashState, seat: int) -> None:
 
 
 def hand_terms(
-    t: Play, dealt_in: list[int], dead: dict[int, bool]
+    t: DealingTable, dealt_in: list[int], dead: dict[int, bool]
 ) -> tuple[dict[int, Dues], Rake | None]:
     """What a cash table adds to a hand's set-up: each seat's seat fee and dead small blind
     (none on a dead hand: it never acts), and the rake. Nothing at other tables."""
@@ -576,7 +583,7 @@ def hand_terms(
     return posts, rake
 
 
-def option_terms(t: Play, setup: HandSetup) -> int | None:
+def option_terms(t: DealingTable, setup: HandSetup) -> int | None:
     """The seat posting the option in the hand ``setup`` deals (its ``option``): the
     engine's option seat, the first live player left of the big blind
     (:meth:`HandSetup.option_seat`), when his player chose at the deal to post it (his

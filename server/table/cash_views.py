@@ -86,7 +86,7 @@ def cash_view(t: TableCore) -> dict[str, Any] | None:
         "hours": rules.hours,
         "open": _open(t, cash),
         "zone": rules.zone,
-        "short": short_seats(t, cash),
+        "short": short_seats(t.seats, cash),
     }
 
 

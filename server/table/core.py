@@ -174,6 +174,9 @@ class TableCore:
     def director_says(self, text: str) -> None:
         self.say(None, "director", text)
 
+    def host_says(self, text: str) -> None:
+        self.say(None, "host", text)
+
     def say(self, seat: int | None, player: str, text: str) -> None:
         """A line of table chat, now (``seat`` None: a spectator, the director, the host)."""
         self.out.emit([ChatEvent(seat=seat, player=player, text=text)])

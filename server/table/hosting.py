@@ -27,6 +27,7 @@ from protocol.errors import ErrorCode, ProtocolError
 from server.engine import Blinds
 from server.table import commands as c
 from server.table.phases import TablePhase
+from server.table.policy import apply_next_blinds
 
 if TYPE_CHECKING:
     from server.table.play import Play
@@ -185,17 +186,6 @@ def _stand_up(t: Table, state: SeatState, now: float) -> None:
     returned, ``by`` the host), during his hand when it ends (folded at his turn)."""
     state.removed_by = "host"
     t.remove_player(c.RemovePlayer(seat=state.seat, player=state.player, status="left"), now)
-
-
-def apply_next_blinds(t: Play) -> None:
-    """The blinds the host set apply now (between hands: the next deal uses them)."""
-    blinds, t.next_blinds = t.next_blinds, None
-    if blinds is None:
-        return
-    t.blinds = blinds
-    cash = getattr(t, "cash", None)
-    if cash is not None:
-        cash.with_blinds(t.config.profile, blinds.sb, blinds.bb, t.config.cash or {})
 
 
 _ORDERS = {

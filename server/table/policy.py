@@ -8,13 +8,17 @@ deals only when its director says so, with the director's positions and blinds, 
 players in (a dead hand, blinds and antes posted: cdc 1.8, 1.9, tda 29, fpc 2-3) and reports
 every hand's end. The table itself never asks which kind it is: it asks its policy (the
 third one, cash tables, is :class:`server.table.cash.CashPolicy`).
+
+A policy owns no state of the table: it reads and changes what :class:`DealingTable` names
+(the table satisfies it; this module never imports the table).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from server.engine import Hand
+from server.engine import Blinds, Hand, Profile
 from server.engine import events as ev
 from server.engine.positions import (
     Newcomer,
@@ -24,19 +28,97 @@ from server.engine.positions import (
     next_positions,
     waits_as_newcomer,
 )
+from server.table.commands import NextDeal
+from server.table.config import TableConfig
 from server.table.effects import DirectorAllIn, DirectorReady, ReportHand
-from server.table.hosting import apply_next_blinds
+from server.table.outbox import Outbox
 from server.table.phases import TablePhase, Trigger
 from server.table.report import Bust, HandEnded
+from server.table.seats import SeatState, Timers, Watcher
 
-if TYPE_CHECKING:
-    from server.table.play import Play
-    from server.table.seats import SeatState
+__all__ = [
+    "DealingPolicy",
+    "DealingTable",
+    "DirectedPolicy",
+    "FriendsPolicy",
+    "apply_next_blinds",
+    "take_replay",
+]
 
-__all__ = ["DealingPolicy", "DirectedPolicy", "FriendsPolicy", "take_replay"]
+
+class DealingTable(Protocol):
+    """What a dealing policy (and a cash table's desk, :mod:`server.table.cash`) reads and
+    changes of its table: the seats, the clocks, the positions, the next deal."""
+
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def profile(self) -> Profile: ...
+    @property
+    def table(self) -> str: ...
+    @property
+    def seats(self) -> dict[int, SeatState]: ...
+    @property
+    def watchers(self) -> dict[str, Watcher]: ...
+    @property
+    def timers(self) -> Timers: ...
+    @property
+    def out(self) -> Outbox: ...
+    @property
+    def phase(self) -> TablePhase: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def hand_no(self) -> int: ...
+    @property
+    def positions(self) -> Positions | None: ...
+    @property
+    def now(self) -> float: ...
+    @property
+    def internal_errors(self) -> list[str]: ...
+    @property
+    def requests(self) -> dict[int, Any]: ...
+    @property
+    def policy(self) -> DealingPolicy: ...
+    @property
+    def randbelow(self) -> Callable[[int], int]: ...
+    @property
+    def wall(self) -> Callable[[], str]: ...
+
+    replay_positions: Positions | None
+    replay_dealt_in: list[int] | None
+    directive: NextDeal | None
+    waiting_reason: str
+    blinds: Blinds
+    next_blinds: Blinds | None
+    level: int
+
+    def goto(self, trigger: Trigger) -> None: ...
+    def open_hand(
+        self,
+        now: float,
+        positions: Positions,
+        dealt_in: list[int],
+        hand_no: int,
+        hand_for_hand: bool = False,
+    ) -> None: ...
+    def seat_event(self, state: SeatState, status: str) -> None: ...
+    def notice(self, cid: str | None, kind: str, text: str, rule: str = "") -> None: ...
+    def host_says(self, text: str) -> None: ...
 
 
-def take_replay(t: Play, players: list[int]) -> tuple[Positions, list[int]] | None:
+def apply_next_blinds(t: DealingTable) -> None:
+    """The blinds the host set apply now (between hands: the next deal uses them)."""
+    blinds, t.next_blinds = t.next_blinds, None
+    if blinds is None:
+        return
+    t.blinds = blinds
+    cash = getattr(t, "cash", None)
+    if cash is not None:
+        cash.with_blinds(t.config.profile, blinds.sb, blinds.bb, t.config.cash or {})
+
+
+def take_replay(t: DealingTable, players: list[int]) -> tuple[Positions, list[int]] | None:
     """The hand a crash cut, to be dealt again as that hand (cdc 5.4): its positions and its
     players, if every one of them can be dealt in now; else None (and forgotten): a fresh
     hand is dealt by the rules to the players there now, never a mix of the two (issue 27:
@@ -53,45 +135,47 @@ def take_replay(t: Play, players: list[int]) -> tuple[Positions, list[int]] | No
 class DealingPolicy(Protocol):
     directed: bool
 
-    def schedule(self, t: Play, now: float) -> None:
+    def schedule(self, t: DealingTable, now: float) -> None:
         """The table may deal: arm the next hand's timer if the policy deals now."""
 
-    def start(self, t: Play, now: float) -> None:
+    def start(self, t: DealingTable, now: float) -> None:
         """The next hand's timer fired: open a hand, or wait."""
 
-    def called_off(self, t: Play, dealt_in: list[int]) -> bool:
+    def called_off(self, t: DealingTable, dealt_in: list[int]) -> bool:
         """At the cut: too few players left to deal the hand (cdc 2.2)."""
 
     def leaves_seat(self) -> bool:
         """Leaving the table frees the seat (friends) or only stops watching (tournament:
         the seat is the director's; an abandon is announced to him, cdc 1.9)."""
 
-    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+    def report(
+        self, t: DealingTable, hand: Hand, stacks: dict[int, int], cancelled: bool
+    ) -> HandEnded:
         """What the hand's end tells the director."""
 
-    def after_hand(self, t: Play, now: float, report: HandEnded) -> None: ...
+    def after_hand(self, t: DealingTable, now: float, report: HandEnded) -> None: ...
 
-    def all_in(self, t: Play) -> None: ...
+    def all_in(self, t: DealingTable) -> None: ...
 
     def frees_busted(self) -> bool:
         """A player left with no chips loses his seat at the hand's end (a cash player keeps
         it until he rebuys or the book frees it)."""
 
-    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+    def on_left(self, t: DealingTable, state: SeatState, now: float) -> None:
         """A seated player stood up (the seat is gone already)."""
 
 
 class FriendsPolicy:
     directed = False
 
-    def schedule(self, t: Play, now: float) -> None:
+    def schedule(self, t: DealingTable, now: float) -> None:
         if t.phase is not TablePhase.WAITING or t.timers.next_hand is not None or t.paused:
             return
         present = [s for s in t.seats.values() if s.present]
         if len(present) >= t.config.min_players:
             t.timers.next_hand = now + t.config.next_hand_seconds
 
-    def start(self, t: Play, now: float) -> None:
+    def start(self, t: DealingTable, now: float) -> None:
         if t.paused:
             return  # the host paused the table
         apply_next_blinds(t)  # the host's new blinds, from this hand
@@ -116,7 +200,7 @@ class FriendsPolicy:
         t.open_hand(now, positions, dealt_in, t.hand_no + 1)
 
     def _positions(
-        self, t: Play, players: list[int], present: list[int]
+        self, t: DealingTable, players: list[int], present: list[int]
     ) -> tuple[Positions, list[int]]:
         max_seats = t.config.max_seats
         rule = t.profile.missing_blind  # cdc 4.3 dead button; fpc 17-3, 17-4 same dealer
@@ -151,33 +235,35 @@ class FriendsPolicy:
             positions = next_positions(t.positions, dealt_in, max_seats, missing_blind=rule)
         return positions, dealt_in
 
-    def called_off(self, t: Play, dealt_in: list[int]) -> bool:
+    def called_off(self, t: DealingTable, dealt_in: list[int]) -> bool:
         present = [s for s in dealt_in if s in t.seats and t.seats[s].present]
         return len(present) < 2
 
     def leaves_seat(self) -> bool:
         return True
 
-    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+    def report(
+        self, t: DealingTable, hand: Hand, stacks: dict[int, int], cancelled: bool
+    ) -> HandEnded:
         return _report(t, hand, stacks, cancelled)
 
-    def after_hand(self, t: Play, now: float, report: HandEnded) -> None:
+    def after_hand(self, t: DealingTable, now: float, report: HandEnded) -> None:
         t.timers.next_hand = now + t.config.next_hand_seconds
 
-    def all_in(self, t: Play) -> None:
+    def all_in(self, t: DealingTable) -> None:
         return None
 
     def frees_busted(self) -> bool:
         return True
 
-    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+    def on_left(self, t: DealingTable, state: SeatState, now: float) -> None:
         return None
 
 
 class DirectedPolicy:
     directed = True
 
-    def schedule(self, t: Play, now: float) -> None:
+    def schedule(self, t: DealingTable, now: float) -> None:
         # a tournament deals when the director says so, present or not (cdc 1.8: absent
         # players are dealt in and blinded); told to wait, it waits for the next deal
         if t.phase not in (TablePhase.WAITING, TablePhase.BETWEEN):
@@ -188,7 +274,7 @@ class DirectedPolicy:
         elif t.timers.next_hand is None:
             t.timers.next_hand = now + t.config.next_hand_seconds
 
-    def start(self, t: Play, now: float) -> None:
+    def start(self, t: DealingTable, now: float) -> None:
         directive = t.directive
         if directive is None:
             if t.phase is not TablePhase.AWAITING_DIRECTOR:
@@ -208,7 +294,7 @@ class DirectedPolicy:
             t.seats[s].waits_for_button = False
         t.open_hand(now, directive.positions, dealt_in, directive.hand_no, directive.hand_for_hand)
 
-    def _dealt_in(self, t: Play, players: list[int], positions: Positions) -> list[int]:
+    def _dealt_in(self, t: DealingTable, players: list[int], positions: Positions) -> list[int]:
         """A newcomer (moved or late) waits where the profile's arrival rule says
         (``Profile.newcomer``: strictly between the button and the big blind, cdc 2.3, tda 7,
         fpc 17-2; also on the button and the small blind, ligue art. 3); an arrival the
@@ -232,30 +318,34 @@ class DirectedPolicy:
             out.append(s)
         return out if len(out) >= 2 else players
 
-    def called_off(self, t: Play, dealt_in: list[int]) -> bool:
+    def called_off(self, t: DealingTable, dealt_in: list[int]) -> bool:
         return len([s for s in dealt_in if s in t.seats]) < 2
 
     def leaves_seat(self) -> bool:
         return False
 
-    def report(self, t: Play, hand: Hand, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+    def report(
+        self, t: DealingTable, hand: Hand, stacks: dict[int, int], cancelled: bool
+    ) -> HandEnded:
         return _report(t, hand, stacks, cancelled)
 
-    def after_hand(self, t: Play, now: float, report: HandEnded) -> None:
+    def after_hand(self, t: DealingTable, now: float, report: HandEnded) -> None:
         t.out.effect(ReportHand(report))
         self.schedule(t, now)
 
-    def all_in(self, t: Play) -> None:
+    def all_in(self, t: DealingTable) -> None:
         t.out.effect(DirectorAllIn())
 
     def frees_busted(self) -> bool:
         return True
 
-    def on_left(self, t: Play, state: SeatState, now: float) -> None:
+    def on_left(self, t: DealingTable, state: SeatState, now: float) -> None:
         return None
 
 
-def _report(t: Play, hand: Hand | None, stacks: dict[int, int], cancelled: bool) -> HandEnded:
+def _report(
+    t: DealingTable, hand: Hand | None, stacks: dict[int, int], cancelled: bool
+) -> HandEnded:
     """The hand's end as the director reads it (busts best ranked first, cdc 1.10)."""
     assert t.positions is not None
     busts: list[Bust] = []
