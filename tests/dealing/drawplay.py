@@ -20,7 +20,16 @@ from server.engine import (
     Verb,
     load_profile,
 )
-from server.engine.events import FaceUp, Shown
+from server.engine.events import (
+    Acted,
+    Drew,
+    FaceUp,
+    Mucked,
+    Posted,
+    PotAwarded,
+    Returned,
+    Shown,
+)
 
 SIGNER = Signer.generate()
 
@@ -51,11 +60,13 @@ def play(
     cut: int | None = None,
     discards: list[int] | None = None,
     fold_rate: float = 0.1,
+    allin_rate: float = 0.0,
     stack: int = 5000,
 ) -> Played:
     """A draw hand of ``players`` on seats 1..n, button on seat 1, the deck and seed from
     ``random.Random(seed)``; each player calls or checks (or folds now and then), and at
-    the draw discards ``discards[k]`` cards (the k-th drawer; random counts if None)."""
+    the draw discards ``discards[k]`` cards (the k-th drawer; random counts if None); with
+    ``allin_rate``, a player who may raise goes all-in now and then."""
     rng = random.Random(seed)
     seats = list(range(1, players + 1))
     order = seats[1:] + seats[:1]  # first left of the button (seat 1)
@@ -87,6 +98,8 @@ def play(
         if menu is not None:
             if menu.can_fold and rng.random() < fold_rate:
                 verb = Verb.FOLD
+            elif menu.can_raise and rng.random() < allin_rate:
+                verb = Verb.ALLIN
             else:
                 verb = Verb.CHECK if menu.can_check else Verb.CALL
             hand.act(Act(player=menu.player, say=Say(verb=verb)))
@@ -101,3 +114,53 @@ def play(
 def resign(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` signed again as it is: a lying server signs its own lies."""
     return SIGNER.sign_record(record)
+
+
+def table_record(played: Played) -> dict[str, Any]:
+    """The whole record of a played draw hand, signed: the table's fields as the table will
+    write them (actions of street ``preflop`` then ``draw``, pots, final stacks) and the
+    fairness fields."""
+    hand, seat_of = played.hand, played.seat_of
+    posts = {"small_blind": "post_sb", "big_blind": "post_bb", "ante": "post_ante"}
+    street, actions, pots, returned, mucked = "preflop", [], [], [], []
+    for e in hand.events:
+        if isinstance(e, Drew):
+            street = "draw"
+        elif isinstance(e, Posted):
+            actions.append(
+                {"street": street, "seat": seat_of[e.player], "name": e.player,
+                 "action": posts[e.kind.value], "to": e.amount, "added": e.amount,
+                 "allin": e.allin}
+            )  # fmt: skip
+        elif isinstance(e, Acted):
+            actions.append(
+                {"street": street, "seat": seat_of[e.player], "name": e.player,
+                 "action": e.action, "to": e.to, "added": e.added, "allin": e.allin}
+            )  # fmt: skip
+        elif isinstance(e, PotAwarded):
+            pots.append(
+                {"amount": e.amount, "winners": [seat_of[w] for w in e.winners],
+                 "shares": [[seat_of[w], s] for w, s in e.shares], "index": e.index}
+            )  # fmt: skip
+        elif isinstance(e, Returned):
+            returned.append({"seat": seat_of[e.player], "name": e.player, "amount": e.amount})
+        elif isinstance(e, Mucked):
+            mucked.append(seat_of[e.player])
+    players = [{"seat": s.seat, "name": s.player, "stack": s.stack} for s in hand.setup.seats]
+    final = {str(seat_of[name]): chips for name, chips in hand.stacks().items()}
+    return resign(
+        {
+            **played.record,
+            "table_name": "Draw club",
+            "started_at": "2026-11-27T20:00:00Z",
+            "blinds": {"sb": 50, "bb": 100},
+            "max_seats": 9,
+            "button": 1,
+            "players": players,
+            "actions": actions,
+            "returned": returned,
+            "mucked": mucked,
+            "pots": pots,
+            "final_stacks": final,
+        }
+    )

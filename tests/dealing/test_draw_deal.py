@@ -16,7 +16,7 @@ from server.dealing import DealingError, DrawDeal, Drawn, draw_layout, draws_of
 from server.engine import Blinds, Game, HandSetup, SeatSetup, card_name, load_profile
 from server.engine.events import StubReshuffled
 from tests.dealing.conftest import seeded_deck
-from tests.dealing.drawplay import play
+from tests.dealing.drawplay import play, table_record
 
 
 def test_the_draw_layout_deals_five_rounds_then_burns_then_the_stub() -> None:
@@ -122,13 +122,26 @@ def test_a_new_stub_follows_the_committed_order_and_verifies() -> None:
     players=st.integers(2, 9),
     cut=st.integers(0, 51),
     many=st.booleans(),
+    stack=st.sampled_from((150, 400, 5000)),
 )
 def test_every_random_draw_hand_verifies_and_deals_a_card_twice_only_from_a_new_stub(
-    seed: int, players: int, cut: int, many: bool
+    seed: int, players: int, cut: int, many: bool, stack: int
 ) -> None:
+    """Random hands (2-9 players, all-ins before the draw now and then, a new stub when
+    most players draw four or five): every record verifies, chips included; a card is dealt
+    twice only through a new stub, never back to the player who discarded it."""
     rng = random.Random(seed)
     discards = [rng.choice((4, 5)) for _ in range(players)] if many else None
-    played = play(seed, players=players, cut=cut, discards=discards, fold_rate=0.05)
+    played = play(
+        seed,
+        players=players,
+        cut=cut,
+        discards=discards,
+        fold_rate=0.05,
+        allin_rate=0.1,
+        stack=stack,
+    )
+    assert verify_record(table_record(played)) == []
     record = played.record
     assert verify_record(record) == []
     # opened: exactly the hands shown, five distinct positions each

@@ -13,7 +13,7 @@ import pytest
 
 from protocol.draw import stub_commitment
 from protocol.verify import main, verify_record
-from tests.dealing.drawplay import Played, play, resign
+from tests.dealing.drawplay import Played, play, resign, table_record
 
 
 def _drawer_shown(played: Played) -> tuple[int, dict[str, Any]]:
@@ -156,3 +156,13 @@ def test_an_unknown_game_is_a_problem(played: Played) -> None:
     record["game"] = "stud"
     problems = verify_record(resign(record))
     assert problems[0] == "game is 'stud', expected 'holdem' (or absent) or 'draw'"
+
+
+def test_a_whole_draw_record_verifies_chips_included() -> None:
+    """The table's fields too (actions of both betting rounds, pots, final stacks): the chips
+    add up (protocol.chips) in every random hand; a pot changed is caught."""
+    for seed in range(30):
+        record = table_record(play(seed, players=2 + seed % 8, fold_rate=0.15))
+        assert verify_record(record) == [], seed
+    record["pots"][0]["amount"] += 100
+    assert verify_record(resign(record)) != []

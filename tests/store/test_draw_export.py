@@ -12,10 +12,9 @@ import pytest
 
 from server.dealing import draws_of
 from server.engine import card_name
-from server.engine.events import Acted, Drew, Mucked, Posted, PotAwarded, Returned
 from server.store import export_page, to_pokerstars
 from server.store.psheader import hand_id
-from tests.dealing.drawplay import Played, play
+from tests.dealing.drawplay import play, table_record
 
 NAMES = {1: "ana", 2: "bob", 3: "cid"}
 
@@ -192,55 +191,10 @@ def test_a_player_s_own_export_page_of_a_draw_hand() -> None:
 # ----------------------------------------------------------- a hand the engine played
 
 
-def record_of(played: Played) -> dict[str, Any]:
-    """The table's fields of a played draw hand (what the table will write), with the
-    signed fairness fields: enough for the export."""
-    hand, seat_of = played.hand, played.seat_of
-    posts = {"small_blind": "post_sb", "big_blind": "post_bb", "ante": "post_ante"}
-    street, actions, pots, returned, mucked = "preflop", [], [], [], []
-    for e in hand.events:
-        if isinstance(e, Drew):
-            street = "draw"
-        elif isinstance(e, Posted):
-            actions.append(
-                {"street": street, "seat": seat_of[e.player], "name": e.player,
-                 "action": posts[e.kind.value], "to": e.amount, "added": e.amount,
-                 "allin": e.allin}
-            )  # fmt: skip
-        elif isinstance(e, Acted):
-            actions.append(
-                {"street": street, "seat": seat_of[e.player], "name": e.player,
-                 "action": e.action, "to": e.to, "added": e.added, "allin": e.allin}
-            )  # fmt: skip
-        elif isinstance(e, PotAwarded):
-            pots.append(
-                {"amount": e.amount, "winners": [seat_of[w] for w in e.winners],
-                 "shares": [[seat_of[w], s] for w, s in e.shares], "index": e.index}
-            )  # fmt: skip
-        elif isinstance(e, Returned):
-            returned.append({"seat": seat_of[e.player], "name": e.player, "amount": e.amount})
-        elif isinstance(e, Mucked):
-            mucked.append(seat_of[e.player])
-    players = [{"seat": s.seat, "name": s.player, "stack": s.stack} for s in hand.setup.seats]
-    return {
-        **played.record,
-        "table_name": "Draw club",
-        "started_at": "2026-11-27T20:00:00Z",
-        "blinds": {"sb": 50, "bb": 100},
-        "max_seats": 9,
-        "button": 1,
-        "players": players,
-        "actions": actions,
-        "returned": returned,
-        "mucked": mucked,
-        "pots": pots,
-    }
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_engine_hands_export_with_their_draws_and_no_other_discards(seed: int) -> None:
     played = play(seed, players=2 + seed % 5, fold_rate=0.1)
-    record = record_of(played)
+    record = table_record(played)
     hero_seat = int(played.record["deal_order"][0])
     hero = f"p{hero_seat}"
     dealt = [card_name(c) for c in played.deal.hole(hero_seat)]
