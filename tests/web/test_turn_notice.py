@@ -14,6 +14,9 @@ in (issue 29, item 10), in real headless Chromium against a real server, at 390x
 - a player sitting out (dealt nothing) is tagged "sitting out", one disconnected at the deal
   (a dead hand) "not dealt in · disconnected", never "folded".
 
+The last two wait for several hands (a minute a size): they run at the French phone size only
+(``LONG_SIZE``); the first two at every size.
+
 Screenshots go to test-artifacts/web/.
 """
 
@@ -103,14 +106,17 @@ def tags(page: Page, seat: int) -> str:
     return page.inner_text(f".seat[data-seat='{seat}'] .tags")
 
 
-@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-def test_your_turn_reaches_you_in_another_tab_and_the_log_follows_the_hand(
+Seated = tuple[Client, WirePlayer, WirePlayer]
+
+
+def seated(
     web_server: WebServer,
     open_client: OpenClient,
     wires: list[WirePlayer],
     size: tuple[int, int],
-) -> None:
-    phone = size[0] < 1000
+) -> Seated:
+    """Ana in the page at seat 1 (French on the 390x844 phone), Bob and Cy over the wire at
+    seats 2 and 3 calling, Dee at seat 4 sitting out (dealt nothing)."""
     french = size == (390, 844)
     table, invite = create_table(
         ws_url(web_server), name="Onglet", profile="cdc", max_seats=4, action_seconds=15
@@ -125,6 +131,20 @@ def test_your_turn_reaches_you_in_another_tab_and_the_log_follows_the_hand(
     dee = WirePlayer(ws_url(web_server), table, invite, "Dee", 4, check_or_call)
     wires.extend([bob, cy, dee])
     dee.send(t="sitout", table=table)  # sitting out: dealt nothing
+    return ana, bob, cy
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_your_turn_reaches_you_in_another_tab(
+    web_server: WebServer,
+    open_client: OpenClient,
+    wires: list[WirePlayer],
+    size: tuple[int, int],
+) -> None:
+    phone = size[0] < 1000
+    french = size == (390, 844)
+    ana, bob, _ = seated(web_server, open_client, wires, size)
+    page = ana.page
     title = "Onglet — Brasseur"
     mark = "▶ À vous · " if french else "▶ Your turn · "
 
@@ -163,6 +183,24 @@ def test_your_turn_reaches_you_in_another_tab_and_the_log_follows_the_hand(
     wait_until(lambda: page.title() == title, "the title back", 5)
     assert_no_code(page, "Ana")
     ana.shot(f"turn-notice-{size[0]}x{size[1]}", full_page=False)
+
+
+# One size: the hands it waits for (a dead hand, then a long log) take a minute a size; what
+# it checks does not depend on the layout but for the log's place, checked on the phone.
+LONG_SIZE = (390, 844)
+
+
+def test_seats_not_dealt_in_and_the_log_follows_the_hand(
+    web_server: WebServer,
+    open_client: OpenClient,
+    wires: list[WirePlayer],
+) -> None:
+    size = LONG_SIZE
+    phone = size[0] < 1000
+    french = size == (390, 844)
+    ana, bob, cy = seated(web_server, open_client, wires, size)
+    page = ana.page
+    my_turn([ana], 40)
 
     # Cy gone at the next deal: a dead hand; Dee sits out: neither is tagged folded
     cy.close()
