@@ -117,7 +117,7 @@ def stub_ranks(seed: bytes) -> dict[int, int]:
 
 
 def replacement_positions(
-    players: int, cut: int, seed: bytes, discards: Sequence[Sequence[int]]
+    players: int, *, cut: int, seed: bytes, discards: Sequence[Sequence[int]]
 ) -> tuple[list[list[int]], int]:
     """The deck positions each drawer is dealt, and how many new stubs were formed.
 
@@ -232,7 +232,7 @@ def _check_draws(
         seats.append(seat)
         discards.append([deck_position(cut, s) for s in discarded])
         claimed.append(_slots(entry.get("received")))
-    received, _ = replacement_positions(len(hole), cut, seed, discards)
+    received, _ = replacement_positions(len(hole), cut=cut, seed=seed, discards=discards)
     for k, seat in enumerate(seats):
         expected = [(p - cut) % DECK_SIZE for p in received[k]]
         if claimed[k] != expected:

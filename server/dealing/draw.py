@@ -230,7 +230,9 @@ class DrawDeal:
             raise DealingError("deal only after the cut")
         position = self._position_of()
         discarded = [[position[c] for c in d.discarded] for d in draws]
-        received, _ = replacement_positions(len(self.order), self.deck.cut, self._seed, discarded)
+        received, _ = replacement_positions(
+            len(self.order), cut=self.deck.cut, seed=self._seed, discards=discarded
+        )
         for d, positions in zip(draws, received, strict=True):
             dealt = tuple(self.deck.deal((p - self.deck.cut) % DECK_SIZE)[1] for p in positions)
             if dealt != tuple(d.received):
@@ -264,7 +266,10 @@ class DrawDeal:
                     "received": [(p - cut) % DECK_SIZE for p in new],
                 }
             )
-        shown_seats = sorted({str(s) for s in shown}, key=seats.index)
+        shown_seats = sorted({str(s) for s in shown}, key=lambda s: (s not in final, s))
+        if unknown := [s for s in shown_seats if s not in final]:
+            raise ValueError(f"seats {unknown} were not dealt in")
+        shown_seats.sort(key=seats.index)
         positions = [p for seat in shown_seats for p in final[seat]]
         openings = sorted(self.deck.opening(positions), key=lambda o: o.position)
         card_at = {o.position: o.card for o in openings}

@@ -311,7 +311,7 @@ def _render(record: Mapping[str, Any], hero: str | None) -> str:
 
     moves = [a for a in actions if a.get("action") not in _POST_ORDER]
     if draw:
-        _draw_streets(hand, record, moves, street, hero_seat, hole, shown)
+        _draw_streets(hand, record, moves, street, hero_seat=hero_seat, hole=hole, shown=shown)
     else:
         _streets(hand, record, board, moves, street)
     _showdown(hand, record, players, button, board, shown, mucked, blind_seat)
@@ -338,6 +338,7 @@ def _draw_streets(
     record: Mapping[str, Any],
     moves: list[Mapping[str, Any]],
     preflop: _Street,
+    *,
     hero_seat: int | None,
     hole: dict[int, list[str]],
     shown: dict[int, list[str]],
@@ -349,11 +350,11 @@ def _draw_streets(
         if name == "draw":
             lines = _draw.draw_lines(
                 record,
-                hand.name,
-                hero_seat,
-                hole.get(hero_seat) if hero_seat is not None else None,
-                shown.get(hero_seat) if hero_seat is not None else None,
-                _card,
+                name=hand.name,
+                hero_seat=hero_seat,
+                dealt=hole.get(hero_seat) if hero_seat is not None else None,
+                shown=shown.get(hero_seat) if hero_seat is not None else None,
+                card=_card,
             )
             if not lines:
                 break

@@ -59,6 +59,7 @@ def _plural(count: int) -> str:
 
 def _hero_draw(
     record: Mapping[str, Any],
+    *,
     seat: int,
     dealt: list[str] | None,
     shown: list[str] | None,
@@ -77,6 +78,7 @@ def _hero_draw(
 
 def draw_lines(
     record: Mapping[str, Any],
+    *,
     name: Callable[[int], str],
     hero_seat: int | None,
     dealt: list[str] | None,
@@ -96,7 +98,9 @@ def draw_lines(
         if count == 0:
             lines.append(f"{name(seat)}: stands pat")
             continue
-        mine = _hero_draw(record, seat, dealt, shown, card) if seat == hero_seat else None
+        mine = None
+        if seat == hero_seat:
+            mine = _hero_draw(record, seat=seat, dealt=dealt, shown=shown, card=card)
         if mine is None or len(mine[0]) != count or len(mine[1]) != count:
             lines.append(f"{name(seat)}: discards {_plural(count)}")
             continue

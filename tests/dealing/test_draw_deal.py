@@ -107,6 +107,8 @@ def test_the_engine_dealing_other_cards_than_committed_is_a_dealing_error() -> N
     wrong = Drawn(seat=first.seat, discarded=first.discarded, received=first.received[::-1])
     with pytest.raises(DealingError, match="commitment"):
         played.deal.fairness([wrong, *draws[1:]])
+    with pytest.raises(ValueError, match="not dealt in"):
+        played.deal.fairness(draws, shown=[7])
 
 
 def test_a_new_stub_follows_the_committed_order_and_verifies() -> None:
@@ -155,9 +157,9 @@ def test_every_random_draw_hand_verifies_and_deals_a_card_twice_only_from_a_new_
     draws = draws_of(played.hand.events, played.seat_of)
     received, reshuffles = replacement_positions(
         players,
-        cut,
-        bytes.fromhex(record["stub_seed"]),
-        [[position_of[c] for c in d.discarded] for d in draws],
+        cut=cut,
+        seed=bytes.fromhex(record["stub_seed"]),
+        discards=[[position_of[c] for c in d.discarded] for d in draws],
     )
     assert reshuffles == sum(isinstance(e, StubReshuffled) for e in played.hand.events)
     for d, positions in zip(draws, received, strict=True):
