@@ -16,6 +16,7 @@ from server.cash.capital import Capital, Settlement, settle
 from server.cash.ledger import Entry as LedgerEntry
 from server.cash.ledger import Ledger, Move, Totals
 from server.cash.rules import Absence, CashRules, Entry, Rebuy, cash_rules
+from server.cash.terms import Terms, cash_terms, game_refusal
 from server.cash.waitlist import WaitingList
 
 __all__ = [
@@ -35,12 +36,15 @@ __all__ = [
     "Rebuy",
     "Refusal",
     "Settlement",
+    "Terms",
     "Totals",
     "WaitingList",
     "arrival_dues",
     "big_blind_came",
     "cash_rules",
+    "cash_terms",
     "deal",
+    "game_refusal",
     "settle",
     "small_blind_came",
 ]

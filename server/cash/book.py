@@ -60,6 +60,11 @@ class Refusal(StrEnum):
     """A move to a table that is not a cash table of the same room."""
     TABLE_FULL = "cash.table_full"
     """The table a move goes to has no free seat."""
+    GAME = "cash.game"
+    """A game this server does not deal (``holdem`` or ``draw``), or chips carried to a
+    table of another game (fpc: « Les caves sont spécifiques à chaque jeu »)."""
+    STRUCTURE = "cash.structure"
+    """A betting structure this server does not know (``no_limit`` or ``pot_limit``)."""
     OPTION = "cash.option"
     """The table does not offer the option, the casino's straddle (casino cash: « L'option
     est autorisée en Cash Game »; fpc cash has none, ligue 6.9 forbids the straddle)."""

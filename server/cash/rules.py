@@ -4,7 +4,12 @@ Two of the five books describe cash games: the casino's "Règles applicables en 
 (casino cash, file 003 lines 43-78) and the Friends Poker Club's "LE CASH GAME" with its
 "multi-bordes" (fpc cash, file 004 lines 849-885). They differ on almost every point, so a
 cash table carries a :class:`CashRules` made from the profile (:func:`cash_rules`), then
-adjusted by the table's host within what the book allows (limits, blinds, rake). Pure data:
+adjusted by the table's host within what the book allows (limits, blinds, rake).
+
+The game dealt and its betting structure are part of a cash table's terms (issue 31): the
+fpc's « LE FIVE-CARD DRAW » (file 004 lines 895-915) is a cash game of its own, with its own
+cave, blinds, table size and season capital (« Les caves sont spécifiques à chaque jeu »):
+``cash_rules("fpc", game="draw")``. Pure data:
 the decisions live in :mod:`server.cash.book` (buy-ins, rebuys, cash-outs),
 :mod:`server.cash.absence` (missed blinds) and :mod:`server.cash.capital` (fpc season
 capital).
@@ -16,8 +21,28 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from server.cash.hours import ALWAYS, Hours
+from server.engine.setup import Game, Structure
 
-__all__ = ["Absence", "CashRules", "Entry", "Rebuy", "cash_rules"]
+__all__ = [
+    "DRAW_MAX_PLAYERS",
+    "FPC_DRAW_CAPITAL",
+    "FPC_DRAW_CAVE",
+    "Absence",
+    "CashRules",
+    "Entry",
+    "Rebuy",
+    "cash_rules",
+]
+
+FPC_DRAW_CAVE = 5_000
+"""fpc LE FIVE-CARD DRAW: « La cave est de 5 000 jetons » (one amount, not a range)."""
+FPC_DRAW_CAPITAL = 50_000
+"""fpc LE FIVE-CARD DRAW: « Chaque adhérent se voit attribuer un capital de départ de 50 000
+jetons »."""
+DRAW_MAX_PLAYERS = 6
+"""fpc LE FIVE-CARD DRAW: « Les parties se jouent de 2 joueurs (minimum) à 6 joueurs
+(maximum) »; the project keeps six at every profile's draw table (the other books have no
+draw; six players leave 22 cards for the draw)."""
 
 
 class Rebuy(StrEnum):
@@ -104,6 +129,15 @@ class CashRules:
     fpc cash season opens its tables at the book's hours (:data:`~server.cash.hours.FPC_HOURS`)."""
     zone: str = "Europe/Paris"
     """The time zone of ``hours`` (the books are French clubs')."""
+    game: Game = Game.HOLDEM
+    """The game dealt (fpc « LE FIVE-CARD DRAW »: ``draw``); a table's chips and a season's
+    capital belong to one game (« Les caves sont spécifiques à chaque jeu »)."""
+    structure: Structure = Structure.NO_LIMIT
+    """The betting structure: no-limit (the fpc's games are no-limit; the draw section says
+    nothing, the project's default) or pot-limit, a table's option."""
+    max_players: int = 10
+    """The most players a table of these rules seats (fpc cash: « de 2 joueurs (minimum) à
+    10 joueurs (maximum) »; fpc draw: 6)."""
 
     def opening(self) -> Hours | None:
         """The parsed ``hours`` (None: always open)."""
@@ -126,13 +160,49 @@ class CashRules:
         self.opening()  # ValueError for hours that are none
         if not 0 <= self.rake_permille <= 100 or self.rake_cap < 0:
             raise ValueError("rake: 0 to 100 per thousand (10 %), cap >= 0")
+        if not 2 <= self.max_players <= 10:
+            raise ValueError("2 to 10 players")
+        if self.game is Game.DRAW:
+            self._check_draw()
+
+    def _check_draw(self) -> None:
+        """What five-card draw cannot have: a board to run again, a straddle, more than six
+        players; and at the fpc a cave that is not one amount."""
+        if self.runs != 1:
+            raise ValueError("five-card draw has no board to run again: runs 1")
+        if self.option:
+            raise ValueError("no option (straddle) at five-card draw")
+        if self.max_players > DRAW_MAX_PLAYERS:
+            # fpc LE FIVE-CARD DRAW: « de 2 joueurs (minimum) à 6 joueurs (maximum) »
+            raise ValueError(f"five-card draw: {DRAW_MAX_PLAYERS} players at most")
+        if self.profile == "fpc" and self.min_buyin != self.max_buyin:
+            # fpc LE FIVE-CARD DRAW: « La cave est de 5 000 jetons »: one amount
+            raise ValueError("fpc five-card draw: the cave is one amount (minimum = maximum)")
+
+    def seats_refusal(self, max_seats: int) -> str | None:
+        """Why a table of ``max_seats`` seats may not play these rules (the table checks it
+        when it is created), or None."""
+        if max_seats > self.max_players:
+            return f"{max_seats} seats: {self.max_players} players at most at this game"
+        return None
 
 
 def cash_rules(profile: str, **changes: object) -> CashRules:
     """The rules of ``profile``'s cash games (casino or fpc; every other profile plays cash
     as the casino does, the only other book with a cash section), with the host's
-    ``changes`` (limits, blinds, rake), checked."""
-    if profile == "fpc":
+    ``changes`` (limits, blinds, rake), checked. ``game`` and ``structure`` among the
+    changes (enum members or their wire values) choose the game: ``game="draw"`` is the
+    fpc's « LE FIVE-CARD DRAW » (:func:`_fpc_draw`), at another profile the casino's cash
+    rules dealing five-card draw. Raises ``ValueError`` (a bad game or structure included:
+    :func:`server.cash.terms.cash_terms` gives their stable codes)."""
+    if "game" in changes:
+        changes["game"] = Game(str(changes["game"]))
+    if "structure" in changes:
+        changes["structure"] = Structure(str(changes["structure"]))
+    draw = changes.get("game") is Game.DRAW
+    if profile == "fpc" and draw:
+        base = _fpc_draw()
+    elif profile == "fpc":
         # fpc cash: buy-in 500-5,000, at most 5,000 per session, blinds 25/50 that never
         # rise, capital 40,000, whole cash-out then 30 minutes, three runs (multi-bordes)
         base = CashRules(
@@ -175,8 +245,48 @@ def cash_rules(profile: str, **changes: object) -> CashRules:
             runs=1,
             # casino cash: « L'option est autorisée en Cash Game »; ligue 6.9: « Un joueur ne
             # peut pas faire d'enjamber 'straddle' »
-            option=profile != "ligue",
+            option=profile != "ligue" and not draw,
+            max_players=DRAW_MAX_PLAYERS if draw else 10,
         )
     rules = replace(base, **changes)  # type: ignore[arg-type]
     rules.check()
     return rules
+
+
+def _fpc_draw() -> CashRules:
+    """fpc LE FIVE-CARD DRAW (file 004 lines 895-915), point by point."""
+    return CashRules(
+        profile="fpc",
+        game=Game.DRAW,
+        # « Les Blinds sont de 50/100 jetons et n'augmentent pas avec le temps » (a cash
+        # table's blinds never rise)
+        sb=50,
+        bb=100,
+        # « La cave est de 5 000 jetons »: one amount, a buy-in of anything else refused
+        min_buyin=FPC_DRAW_CAVE,
+        max_buyin=FPC_DRAW_CAVE,
+        unit=50,
+        # the section says nothing of rebuys; its cash-out rule (« ne pourra disposer de
+        # nouveau d'une cave qu'après une période de 30 minutes ») takes more than one cave a
+        # night: the project's choice is the hold'em cash game's, a new cave once every chip
+        # is lost, and no session cap (the draw section has none)
+        rebuy=Rebuy.BUSTED,
+        session_cap=None,
+        min_stack=1,
+        # « Un joueur a la possibilité de décaver à tout moment. Toutefois la décave ne peut
+        # être partielle et le joueur ne pourra disposer de nouveau d'une cave qu'après une
+        # période de 30 minutes. »
+        cashout_wait_seconds=30 * 60,
+        return_fee=False,
+        # « Un nouveau joueur peut intégrer une table en cours de jeu en choisissant une place
+        # libre »: the section does not send to « Changement de place » as the hold'em cash
+        # game does; the project applies the same arrival (fpc 17-2), the club's one rule
+        entry=Entry.POSITION,
+        # « Le joueur absent de la table reçoit les cartes, les binds sont prélevées »
+        absence=Absence.DEALT_IN,
+        # « un capital de départ de 50 000 jetons »
+        capital=FPC_DRAW_CAPITAL,
+        runs=1,
+        # « Les parties se jouent de 2 joueurs (minimum) à 6 joueurs (maximum) »
+        max_players=DRAW_MAX_PLAYERS,
+    )
