@@ -9,23 +9,40 @@ same write as the seats (the snapshot carries both).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.cash import Arrival, CashError, Ledger, Refusal
 from server.table import commands as c
 from server.table.cash import cash_of, offer, open_now
-from server.table.hosting import ask_host
+from server.table.hosting import HostTable, ask_host
+from server.table.policy import DealingTable
 from server.table.seats import SeatState
 
-if TYPE_CHECKING:
-    from server.table.play import Play
-    from server.table.table import Table
+__all__ = [
+    "DeskTable",
+    "add_chips",
+    "buy_in",
+    "join_waiting_list",
+    "ledger_of",
+    "refuse_seat",
+    "take_option",
+]
 
-__all__ = ["add_chips", "buy_in", "join_waiting_list", "ledger_of", "refuse_seat", "take_option"]
+
+class DeskTable(HostTable, Protocol):
+    """What the desk (and a room's moves, :mod:`server.table.cash_moves`) asks of the table
+    besides the host's part: its seats by connection, seating a player (the table satisfies
+    it; this module never imports it)."""
+
+    @property
+    def start_stacks(self) -> dict[int, int]: ...
+    def seat_of(self, conn: c.Conn) -> int | None: ...
+    def need_seat(self, conn: c.Conn) -> SeatState: ...
+    def sit_with(self, now: float, cmd: c.Sit, stack: int) -> None: ...
 
 
-def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
+def buy_in(t: DeskTable, cmd: c.BuyIn, now: float) -> None:
     """Sit with a buy-in (the seat token follows the saved seat, as for any seat)."""
     cash = cash_of(t)
     player = cmd.conn.player
@@ -64,14 +81,14 @@ def buy_in(t: Table, cmd: c.BuyIn, now: float) -> None:
     t.sit_with(now, sit, cmd.amount)
 
 
-def _members_only(t: Table, player: str) -> None:
+def _members_only(t: DeskTable, player: str) -> None:
     """A table of a league's cash season seats members only (one person, one capital): a
     member's identity is ``m.<member id>`` (server.gateway.accounts), never a guest's."""
     if t.config.extra.get("season") and not player.startswith("m."):
         raise CashError(Refusal.MEMBERS, "log in with your member account to play here")
 
 
-def _free_seat(t: Table, cmd: c.BuyIn, player: str) -> SeatState | None:
+def _free_seat(t: DeskTable, cmd: c.BuyIn, player: str) -> SeatState | None:
     """Refuse a seat that is not free to ``player`` (taken, offered to another on the
     waiting list, players waiting before him); returns an unclaimed occupant to release."""
     cash = cash_of(t)
@@ -88,7 +105,7 @@ def _free_seat(t: Table, cmd: c.BuyIn, player: str) -> SeatState | None:
     return stale
 
 
-def _unclaimed(t: Table, seat: int, player: str) -> SeatState | None:
+def _unclaimed(t: DeskTable, seat: int, player: str) -> SeatState | None:
     """The seat's occupant when it is a seat restored after a crash that nobody came back to
     (never dealt in since; its seat token may never have reached its player), held by
     someone else than ``player``."""
@@ -98,7 +115,7 @@ def _unclaimed(t: Table, seat: int, player: str) -> SeatState | None:
     return state
 
 
-def _release(t: Table, state: SeatState, now: float) -> None:
+def _release(t: DeskTable, state: SeatState, now: float) -> None:
     """Free an unclaimed seat for a new buy-in. Its stack is not lost: it is written cashed
     out to its owner's name, ``by`` the restart, in the ledger friends settle with (the
     friends tables' rule, where the invite holder takes such a seat again, cannot drop a
@@ -108,7 +125,7 @@ def _release(t: Table, state: SeatState, now: float) -> None:
     t.remove_player(c.RemovePlayer(seat=state.seat, player=state.player, status="left"), now)
 
 
-def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:
+def add_chips(t: DeskTable, cmd: c.AddChips, now: float) -> None:
     """A rebuy or a top-up, between hands (casino: announced, within the maximum; fpc: only
     after a bust)."""
     cash = cash_of(t)
@@ -137,7 +154,7 @@ def add_chips(t: Table, cmd: c.AddChips, now: float) -> None:
 _NO_OPTION = "this table has no option (casino cash: « L'option est autorisée en Cash Game »)"
 
 
-def take_option(t: Table, cmd: c.TakeOption, now: float) -> None:
+def take_option(t: DeskTable, cmd: c.TakeOption, now: float) -> None:
     """A seated player's standing choice: post the option whenever he is the first player
     after the big blind (``on``), or never (off: an entry in option he still waits for is
     given up too; he comes in as any newcomer). Applied from the next deal: the seats that
@@ -158,7 +175,7 @@ def take_option(t: Table, cmd: c.TakeOption, now: float) -> None:
     t.out.save_snapshot()
 
 
-def join_waiting_list(t: Table, cmd: c.JoinWaitingList, now: float) -> None:
+def join_waiting_list(t: DeskTable, cmd: c.JoinWaitingList, now: float) -> None:
     cash = cash_of(t)
     player = cmd.conn.player
     if player is None:
@@ -175,7 +192,7 @@ def join_waiting_list(t: Table, cmd: c.JoinWaitingList, now: float) -> None:
             offer(t, cash, seat)
 
 
-def refuse_seat(t: Table, cmd: c.RefuseSeat, now: float) -> None:
+def refuse_seat(t: DeskTable, cmd: c.RefuseSeat, now: float) -> None:
     """casino cash: « Si un joueur refuse un siège, son nom sera reporté en dernier »."""
     cash = cash_of(t)
     player = cmd.conn.player
@@ -186,5 +203,5 @@ def refuse_seat(t: Table, cmd: c.RefuseSeat, now: float) -> None:
     offer(t, cash, seat)
 
 
-def ledger_of(t: Play) -> Ledger:
+def ledger_of(t: DealingTable) -> Ledger:
     return cash_of(t).book.ledger

@@ -11,7 +11,7 @@ name: no chip is created, none is lost, and he buys in again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
@@ -19,16 +19,13 @@ from server.cash import Arrival, CashError, Entry, Refusal
 from server.cash.moves import MoveKind
 from server.table import commands as c
 from server.table.cash import cash_of
-from server.table.hosting import host_says
+from server.table.cash_desk import DeskTable
 from server.table.seats import SeatState
-
-if TYPE_CHECKING:
-    from server.table.table import Table
 
 __all__ = ["MOVE_HANDLERS", "ask_change", "move_in", "move_out"]
 
 
-def move_out(t: Table, cmd: c.MoveOut, now: float) -> None:
+def move_out(t: DeskTable, cmd: c.MoveOut, now: float) -> None:
     """Free ``cmd.seat`` for the move: at once between hands, else when the hand he is
     dealt in ends (he plays it out: nothing of it is folded for him)."""
     cash = cash_of(t)
@@ -44,12 +41,12 @@ def move_out(t: Table, cmd: c.MoveOut, now: float) -> None:
         del t.requests[cmd.seat]  # agreed: the change asked is this move
     if t.in_hand() and cmd.seat in t.start_stacks:
         state.moving = True
-        host_says(t, f"{state.name} moves to {cmd.to_name} after this hand")
+        t.host_says(f"{state.name} moves to {cmd.to_name} after this hand")
         return
     t.remove_player(c.RemovePlayer(seat=cmd.seat, player=cmd.player, status="left"), now)
 
 
-def move_in(t: Table, cmd: c.MoveIn, now: float) -> None:
+def move_in(t: DeskTable, cmd: c.MoveIn, now: float) -> None:
     """Seat a player from another table of the room with his stack, at a free seat drawn at
     random (one the waiting list or a request holds excepted)."""
     cash = cash_of(t)
@@ -62,7 +59,7 @@ def move_in(t: Table, cmd: c.MoveIn, now: float) -> None:
     if not free:
         # filled between the gateway's check and now: his stack left the other table to his
         # name (its ledger), nothing was written here
-        host_says(t, f"no free seat for {cmd.name}: his chips stay cashed out to him")
+        t.host_says(f"no free seat for {cmd.name}: his chips stay cashed out to him")
         raise CashError(Refusal.TABLE_FULL, "the table filled up: your chips are cashed out")
     seat = free[t.randbelow(len(free))]
     cash.book.move_in(cmd.player, cmd.name, cmd.stack, cmd.source, now, hand=t.hand_no)
@@ -73,7 +70,7 @@ def move_in(t: Table, cmd: c.MoveIn, now: float) -> None:
         cash.arrivals[seat] = Arrival.MOVED
         if cash.rules.entry is Entry.SEAT_FEE:
             cash.wait_button.add(seat)
-    host_says(t, f"{cmd.name} comes from another table with {cmd.stack}")
+    t.host_says(f"{cmd.name} comes from another table with {cmd.stack}")
     if cmd.conn is not None and cmd.conn.player == cmd.player:
         sit = c.Sit(conn=cmd.conn, seat=seat, name=cmd.name, approved=True)
         t.sit_with(now, sit, cmd.stack)
@@ -90,7 +87,7 @@ def move_in(t: Table, cmd: c.MoveIn, now: float) -> None:
     t.out.save_snapshot()
 
 
-def ask_change(t: Table, cmd: c.AskChange, now: float) -> None:
+def ask_change(t: DeskTable, cmd: c.AskChange, now: float) -> None:
     """casino cash: the supervisor must agree to a table change; the host sees the request
     (a ``seat_request`` with ``to``) and answers with ``host`` ``move``, or ``refuse`` (the
     player is told). Kept in memory with the sit requests: a restart forgets it."""
@@ -98,10 +95,10 @@ def ask_change(t: Table, cmd: c.AskChange, now: float) -> None:
     t.requests[state.seat] = cmd  # the host agrees (``move``) or refuses (``refuse``)
     request = m.SeatRequest(table=t.table, seat=state.seat, player=state.name, to=cmd.to)
     t.out.send_all(request)
-    host_says(t, f"{state.name} asks to change to {cmd.to_name}")
+    t.host_says(f"{state.name} asks to change to {cmd.to_name}")
 
 
-MOVE_HANDLERS: dict[type[Any], Callable[[Table, Any, float], None]] = {
+MOVE_HANDLERS: dict[type[Any], Callable[[DeskTable, Any, float], None]] = {
     c.MoveOut: move_out,
     c.MoveIn: move_in,
     c.AskChange: ask_change,

@@ -20,21 +20,37 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import Blinds
 from server.table import commands as c
+from server.table.cash import CashState
 from server.table.phases import TablePhase
-from server.table.policy import apply_next_blinds
+from server.table.policy import DealingTable, apply_next_blinds
+from server.table.seats import SeatState
 
-if TYPE_CHECKING:
-    from server.table.play import Play
-    from server.table.seats import SeatState
-    from server.table.table import Table
+__all__ = ["HostOp", "HostTable", "apply_next_blinds", "ask_host", "host_order"]
 
-__all__ = ["HostOp", "apply_next_blinds", "ask_host", "host_order"]
+
+class HostTable(DealingTable, Protocol):
+    """What the host's orders ask of the table (the table satisfies it; this module never
+    imports it)."""
+
+    paused: bool
+
+    @property
+    def cash(self) -> CashState | None: ...
+    def in_hand(self) -> bool: ...
+    def error(
+        self, cid: str, code: str, message: str, ref: int | None, rule: str | None = None
+    ) -> None: ...
+    def dispatch(self, cmd: c.Command, now: float) -> None:
+        """Handle a command as if it came now (an approved request, replayed)."""
+
+    def remove_player(self, cmd: c.RemovePlayer, now: float) -> None: ...
+    def close_table(self) -> None: ...
 
 
 class HostOp(StrEnum):
@@ -57,11 +73,7 @@ class HostOp(StrEnum):
     """Close the table for good (a cash table's players are cashed out first)."""
 
 
-def host_says(t: Play, text: str) -> None:
-    t.say(None, "host", text)
-
-
-def ask_host(t: Table, cmd: c.Sit | c.BuyIn) -> bool:
+def ask_host(t: HostTable, cmd: c.Sit | c.BuyIn) -> bool:
     """A table that asks its host keeps a ``sit`` waiting (True) until he answers."""
     if cmd.approved or not t.config.extra.get("approval"):
         return False
@@ -79,7 +91,7 @@ def ask_host(t: Table, cmd: c.Sit | c.BuyIn) -> bool:
     return True
 
 
-def host_order(t: Table, cmd: c.HostOrder, now: float) -> None:
+def host_order(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     """Carry out a host's order (see the module docstring); a refused one changes nothing."""
     try:
         op = HostOp(cmd.op)
@@ -88,58 +100,58 @@ def host_order(t: Table, cmd: c.HostOrder, now: float) -> None:
     _ORDERS[op](t, cmd, now)
 
 
-def _request(t: Table, cmd: c.HostOrder) -> Any:
+def _request(t: HostTable, cmd: c.HostOrder) -> Any:
     request = t.requests.pop(cmd.seat or 0, None)
     if request is None:
         raise ProtocolError(ErrorCode.BAD_SEAT, "nobody asks for this seat")
     return request
 
 
-def _approve(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _approve(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     if isinstance(t.requests.get(cmd.seat or 0), c.AskChange):
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "a table change is agreed with move")
     request = _request(t, cmd)
-    host_says(t, f"{request.name} may sit at seat {request.seat}")
+    t.host_says(f"{request.name} may sit at seat {request.seat}")
     t.dispatch(replace(request, approved=True), now)
 
 
-def _refuse(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _refuse(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     request = _request(t, cmd)
     if isinstance(request, c.AskChange):
         # casino cash: « il devra obtenir l'accord du superviseur et avoir une raison
         # valable »: refused, he stays at his seat, and he is told
         state = t.seats.get(cmd.seat or 0)
         t.notice(request.conn.cid, "change_refused", "the host keeps you at this table")
-        host_says(t, f"{state.name if state else 'the player'} stays at this table")
+        t.host_says(f"{state.name if state else 'the player'} stays at this table")
         return
     t.error(request.conn.cid, ErrorCode.HOST_REFUSED, "the host did not seat you", request.ref)
 
 
-def _pause(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _pause(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     if not t.paused:
         t.paused = True
         t.timers.next_hand = None
-        host_says(t, "the table is paused")
+        t.host_says("the table is paused")
 
 
-def _resume(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _resume(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     if t.paused:
         t.paused = False
-        host_says(t, "the game resumes")
+        t.host_says("the game resumes")
         if t.phase is TablePhase.BETWEEN and t.timers.next_hand is None:
             t.timers.next_hand = now + t.config.next_hand_seconds  # the deal it held back
         t.policy.schedule(t, now)
 
 
-def _remove(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _remove(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     state = t.seats.get(cmd.seat or 0)
     if state is None:
         raise ProtocolError(ErrorCode.BAD_SEAT, "nobody sits there")
-    host_says(t, f"{state.name} is removed from the table")
+    t.host_says(f"{state.name} is removed from the table")
     _stand_up(t, state, now)
 
 
-def _blinds(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _blinds(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     sb, bb = cmd.sb, cmd.bb
     if sb is None or bb is None or not 0 < sb <= bb:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "blinds: 0 < sb <= bb")
@@ -150,13 +162,13 @@ def _blinds(t: Table, cmd: c.HostOrder, now: float) -> None:
         except ValueError as exc:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"blinds: {exc}") from None
     t.next_blinds = Blinds(sb=sb, bb=bb, ante=t.blinds.ante, ante_format=t.blinds.ante_format)
-    host_says(t, f"blinds {sb}/{bb} from the next hand")
+    t.host_says(f"blinds {sb}/{bb} from the next hand")
     if not t.in_hand():
         apply_next_blinds(t)
     t.out.save_snapshot()
 
 
-def _limits(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _limits(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     cash = t.cash
     low, high = cmd.low, cmd.high
     if cash is None or low is None or high is None:
@@ -167,21 +179,21 @@ def _limits(t: Table, cmd: c.HostOrder, now: float) -> None:
     except ValueError as exc:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"limits: {exc}") from None
     cash.rules = cash.book.rules = rules
-    host_says(t, f"buy-ins from {low} to {high}")
+    t.host_says(f"buy-ins from {low} to {high}")
     t.out.save_snapshot()
 
 
-def _close(t: Table, cmd: c.HostOrder, now: float) -> None:
+def _close(t: HostTable, cmd: c.HostOrder, now: float) -> None:
     if t.in_hand():
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, "close the table between hands (pause it)")
-    host_says(t, "the host closes the table")
+    t.host_says("the host closes the table")
     for state in list(t.seats.values()):
         _stand_up(t, state, now)
     t.out.save_snapshot()
     t.close_table()
 
 
-def _stand_up(t: Table, state: SeatState, now: float) -> None:
+def _stand_up(t: HostTable, state: SeatState, now: float) -> None:
     """The host stands a player up: between hands at once (a cash table writes his stack
     returned, ``by`` the host), during his hand when it ends (folded at his turn)."""
     state.removed_by = "host"
