@@ -7,17 +7,29 @@ out as one write (Outbox.flush).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from server.engine.positions import Positions, positions_from_list
 from server.table.events import HandEnd
-from server.table.play import Play
+from server.table.policy import DealingTable
 from server.table.seats import SeatState
 
-__all__ = ["restore"]
+__all__ = ["RestoredTable", "restore"]
 
 
-def _restore_seats(t: Play, data: dict[str, Any]) -> None:
+class RestoredTable(DealingTable, Protocol):
+    """What a restore sets on the table besides its seats (the table satisfies it; this
+    module never imports it)."""
+
+    hand_no: int
+    paused: bool
+    positions: Positions | None
+    cancelled_hand: bool
+
+    def in_hand(self) -> bool: ...
+
+
+def _restore_seats(t: RestoredTable, data: dict[str, Any]) -> None:
     for entry in data["seats"]:
         state = SeatState(
             seat=entry["seat"],
@@ -37,7 +49,7 @@ def _restore_seats(t: Play, data: dict[str, Any]) -> None:
         t.seats[state.seat] = state
 
 
-def restore(t: Play, data: dict[str, Any], record: dict[str, Any] | None) -> None:
+def restore(t: RestoredTable, data: dict[str, Any], record: dict[str, Any] | None) -> None:
     """Come back from the last snapshot after a restart, at the last completed hand. A
     hand cut by a crash is cancelled with every bet returned and replayed (cdc 5.4): the
     cancellation, its snapshot and the freed seats are one write (see flush)."""
@@ -84,7 +96,7 @@ def restore(t: Play, data: dict[str, Any], record: dict[str, Any] | None) -> Non
     t.out.save_snapshot()
 
 
-def _release_leavers(t: Play) -> None:
+def _release_leavers(t: RestoredTable) -> None:
     """A player who left during the cut hand leaves now, with his stack of its start (a
     cash table's ledger pays it out), in the restore's one write: neither his leave nor his
     chips are forgotten (issue 27)."""
