@@ -123,7 +123,15 @@ local epoch = tonumber(read[1] or '0')
 if ARGV[1] ~= '' and tonumber(ARGV[1]) ~= epoch then
   return {-1, epoch}
 end
-if ARGV[4] ~= '' and other(5, 'set') then
+-- the snapshot's hand is read first (a read: WRONGTYPE raises before any write); a table
+-- whose snapshot hash holds a hand is in the tables set already (they are written together,
+-- deleted together): the set is checked and added to only with a table's first snapshot
+-- (issue 32: a TYPE and a SADD a snapshot, five commands a hand)
+local stored_hand = false
+if ARGV[4] ~= '' then
+  stored_hand = redis.call('hget', KEYS[4], 'hand')
+end
+if ARGV[4] ~= '' and not stored_hand and other(5, 'set') then
   return {-3, KEYS[5]}
 end
 if ARGV[7] ~= '' and other(6, 'hash') then
@@ -143,11 +151,7 @@ if n > 0 and first ~= last + 1 then
   end
   return {-2, last}
 end
-local snapshot = false
-if ARGV[4] ~= '' then
-  local stored = redis.call('hget', KEYS[4], 'hand')
-  snapshot = not (stored and tonumber(stored) > tonumber(ARGV[4]))
-end
+local snapshot = ARGV[4] ~= '' and not (stored_hand and tonumber(stored_hand) > tonumber(ARGV[4]))
 if n > 0 then
   -- one ZADD for the batch's events (issue 32: one command per event was a sixth of a hand's)
   local scored = {}
@@ -165,7 +169,9 @@ if n > 0 then
 end
 if snapshot then
   redis.call('hset', KEYS[4], 'hand', ARGV[4], 'seq', ARGV[5], 'snapshot', ARGV[6])
-  redis.call('sadd', KEYS[5], ARGV[3])
+  if not stored_hand then
+    redis.call('sadd', KEYS[5], ARGV[3])
+  end
 end
 if ARGV[7] ~= '' then
   redis.call('hset', KEYS[6], ARGV[7], ARGV[8])

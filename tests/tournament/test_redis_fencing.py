@@ -368,3 +368,48 @@ def test_out_of_memory_and_timeouts_raise_store_unavailable_and_the_batch_is_ret
         store.write("t1", full_batch(7, 3, epoch))  # either way, the retry is right
         assert store.last_seq("t1") == 9
         admin.close()
+
+
+# -- what a hand costs in Redis commands (issue 32) -------------------------------------------
+
+
+def command_calls(client: redis.Redis) -> dict[str, int]:
+    stats = client.info("commandstats")
+    return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+
+
+def test_a_hand_costs_four_commands_a_stored_step_and_four_more_at_its_end(
+    store: RedisTableStore, client: redis.Redis
+) -> None:
+    """A table stores each step of a hand (the deal, each action with its clock) as one batch
+    before anyone sees it, and at the hand's end its record and the next hand's snapshot. On
+    a real Redis, counted by ``INFO commandstats`` (the script's own commands included): a step
+    is the script, one MGET (epoch and last seq), one ZADD, one SET (last seq); the end adds
+    the snapshot's read and write, the record's type check and write. A table already in the
+    tables set is not checked or added again (it was five commands a hand). Twenty steps, the
+    mean of a nine-handed hand in the live bench, cost 84 commands: the floor of this layout
+    (the epoch is the table lease's key, apart from the log)."""
+    epoch = store.claim("t1")
+    store.write("t1", full_batch(1, 1, epoch))  # the table's first hand: it joins the set
+    steps, seq = 20, 4
+    before = command_calls(client)
+    for step in range(steps - 1):
+        store.write("t1", TableWrite(events=events(seq, 2, f"s{step}"), epoch=epoch))
+        seq += 2
+    store.write("t1", full_batch(seq, 2, epoch))
+    after = command_calls(client)
+    spent = {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
+    spent.pop("info", None)
+    assert spent == {
+        "evalsha": steps,
+        "mget": steps,
+        "zadd": steps,
+        "set": steps,
+        "hget": 1,
+        "hset": 2,
+        "type": 1,
+    }, spent
+    assert sum(spent.values()) == 4 * steps + 4 == 84
+    assert store.last_seq("t1") == seq + 2
+    assert store.last_snapshot("t1") == (3, seq + 2, {"hand": 3, "tag": ""})
+    assert store.tables() == ["t1"]
