@@ -289,7 +289,12 @@ class CreateTable(Message):
     ``max_buy_in`` (20 and 100 big blinds when not given), the profile's cash rules apply
     (casino or fpc) and ``rake_permille`` (0 for friends) is the table's. ``run_it`` (1, 2
     or 3 runs when two players are all-in before the turn and both agree; fpc cash: 3
-    without asking) is any table's."""
+    without asking) is any table's.
+
+    ``game`` ``draw`` makes a cash table of five-card draw (the fpc's « LE FIVE-CARD DRAW »,
+    a cash game: a cave of 5,000, blinds 50/100, 2 to 6 players; docs/cash.md) and
+    ``structure`` is the betting structure of a cash table, ``no_limit`` (empty: the
+    default, or a season's) or ``pot_limit``; refused ``cash.game`` / ``cash.structure``."""
 
     TYPE: ClassVar[str] = "create"
     name: str = _f(NAME)
@@ -321,6 +326,9 @@ class CreateTable(Message):
     table of an fpc cash season: the book's 20:00-23:30)."""
     zone: str = _f(NAME, "")
     """The time zone of ``hours`` (IANA, e.g. ``America/Montreal``); empty: Europe/Paris."""
+    structure: str = _f(16, "")
+    """A cash table's betting structure: ``no_limit`` or ``pot_limit``; empty: no-limit (a
+    season's table: the season's)."""
     id: int | None = _f(BIG, None)
 
 

@@ -172,7 +172,12 @@ class LeagueEventClose(Message):
 class SeasonCreate(Message):
     """A league's owner or director opens a season: ``points`` is ``fpc_tour_des_potes``,
     ``fpc_sit_and_go`` or ``places:<points of the 1st,2nd,...>``; ``best_of`` overrides the
-    system's N of "best N results". Answered by ``league``."""
+    system's N of "best N results". Answered by ``league``.
+
+    A cash season (``points`` ``capital`` or ``capital:<N>``) names its ``game``: ``holdem``
+    (the default) or ``draw`` (the fpc's « LE FIVE-CARD DRAW »: ``capital`` is then 50,000,
+    an account of its own per member) and its tables' ``structure``, ``no_limit`` (default) or
+    ``pot_limit``. Refused ``league.bad_game`` / ``league.bad_betting``."""
 
     TYPE: ClassVar[str] = "season_create"
     member: str = _f(1024)
@@ -180,6 +185,10 @@ class SeasonCreate(Message):
     name: str = _f(NAME)
     points: str = _f(1024)
     best_of: int | None = _f(1000, None)
+    game: str = _f(16, "")
+    """``holdem`` or ``draw``; empty: hold'em."""
+    structure: str = _f(16, "")
+    """``no_limit`` or ``pot_limit``; empty: no-limit."""
     id: int | None = _f(BIG, None)
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
+from server.engine.setup import Game, Structure
+
 from .errors import LeagueConfigError, LeagueError
 from .points import PlaceTable, PointsSystem
 from .results import EventKind
@@ -35,6 +37,7 @@ from .standings import FPC_SIT_AND_GO_SEASON, FPC_TOUR_DES_POTES_SEASON, SeasonR
 __all__ = [
     "EVENT_KINDS",
     "FPC_CAPITAL",
+    "FPC_DRAW_CAPITAL",
     "MAX_LEAGUES_OWNED",
     "MAX_PENDING_EVENTS",
     "MAX_PLACES",
@@ -59,6 +62,7 @@ __all__ = [
     "capital_start",
     "check_bounds",
     "check_name",
+    "check_terms",
     "event_date",
     "league_of",
     "require",
@@ -83,6 +87,12 @@ class RefusalCode(StrEnum):
     """A points system this server does not know, or a best-of it cannot apply."""
     BAD_STRUCTURE = "league.bad_structure"
     """No shipped tournament structure of this name, or one that does not load."""
+    BAD_GAME = "league.bad_game"
+    """A season's game that is not ``holdem`` or ``draw``, a five-card draw season that does
+    not count capital (fpc: draw is a cash game), or a season's table of another game."""
+    BAD_BETTING = "league.bad_betting"
+    """A season's betting structure that is not ``no_limit`` or ``pot_limit``, or pot-limit
+    in a season of tournaments (their structures are no-limit)."""
     BAD_EVENT = "league.bad_event"
     """An event that cannot be scheduled (kind, time, satellite target, a full season)."""
     BAD_TRANSITION = "league.bad_transition"
@@ -282,14 +292,20 @@ FPC_CAPITAL = 40_000
 """fpc cash: « Chaque adhérent se voit attribuer un capital de départ de 40 000 jetons »."""
 
 
-def capital_start(points: str) -> int | None:
-    """A cash season's starting capital (``capital``: fpc's 40,000; ``capital:<N>``), None
-    for a points season. Its standings are the members' capitals, moved by their cash
-    tables' ledgers (« Ses gains et ses pertes feront évoluer son capital et ainsi donnera le
-    classement général »). Raises ``league.bad_points`` for a capital that is not a whole
-    number from 500 to 10,000,000."""
+FPC_DRAW_CAPITAL = 50_000
+"""fpc LE FIVE-CARD DRAW: « Chaque adhérent se voit attribuer un capital de départ de 50 000
+jetons » (server.cash.rules.FPC_DRAW_CAPITAL, the same book's line)."""
+
+
+def capital_start(points: str, game: Game = Game.HOLDEM) -> int | None:
+    """A cash season's starting capital (``capital``: the fpc's, 40,000 at hold'em and
+    50,000 at five-card draw; ``capital:<N>``), None for a points season. Its standings are
+    the members' capitals, moved by their cash tables' ledgers (« Ses gains et ses pertes
+    feront évoluer son capital et ainsi donnera le classement général »). Raises
+    ``league.bad_points`` for a capital that is not a whole number from 500 to
+    10,000,000."""
     if points == "capital":
-        return FPC_CAPITAL
+        return FPC_DRAW_CAPITAL if game is Game.DRAW else FPC_CAPITAL
     if not points.startswith("capital:"):
         return None
     text = points.removeprefix("capital:")
@@ -328,6 +344,29 @@ def season_rules(points: str, best_of: int | None = None) -> SeasonRules:
         raise LeagueRefusal(RefusalCode.BAD_POINTS, str(exc)) from None
 
 
+def check_terms(points: str, game: str, structure: str) -> tuple[Game, Structure]:
+    """The game and betting structure of a season a director opens (empty: hold'em,
+    no-limit). Raises ``league.bad_game`` for another game or a draw season that counts
+    points (fpc: « LE FIVE-CARD DRAW » is a cash game, with its own capital),
+    ``league.bad_betting`` for another structure or pot-limit in a points season."""
+    try:
+        chosen = Game(game or Game.HOLDEM.value)
+    except ValueError:
+        raise LeagueRefusal(RefusalCode.BAD_GAME, "game: holdem or draw") from None
+    try:
+        betting = Structure(structure or Structure.NO_LIMIT.value)
+    except ValueError:
+        raise LeagueRefusal(RefusalCode.BAD_BETTING, "structure: no_limit or pot_limit") from None
+    cash = capital_start(points, chosen) is not None
+    if chosen is Game.DRAW and not cash:
+        raise LeagueRefusal(
+            RefusalCode.BAD_GAME, "a five-card draw season counts capital (points: capital)"
+        )
+    if betting is not Structure.NO_LIMIT and not cash:
+        raise LeagueRefusal(RefusalCode.BAD_BETTING, "a season of tournaments is no-limit")
+    return chosen, betting
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Season:
     id: str
@@ -338,9 +377,18 @@ class Season:
     best_of: int | None = None
     """N of "best N of M" when the director sets it; None: the system's own."""
     created: float = 0.0
+    game: Game = Game.HOLDEM
+    """A cash season's game: its tables deal it and its capital is that game's (fpc: « Les
+    caves sont spécifiques à chaque jeu »). A season stored before draw existed is hold'em."""
+    structure: Structure = Structure.NO_LIMIT
+    """A cash season's betting structure: its tables' unless one names another."""
 
     def rules(self) -> SeasonRules:
         return season_rules(self.points, self.best_of)
+
+    def capital(self) -> int | None:
+        """The starting capital of each member's account (None: a points season)."""
+        return capital_start(self.points, self.game)
 
 
 # ============================================================ events and their lifecycle

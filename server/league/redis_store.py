@@ -10,7 +10,8 @@ plain id::
     L:roles:<league>          hash: member -> owner | director | member | pending
     L:removed:<league>        set of the members the league removed (refused, left)
     L:invite:<invite>         the league's id
-    L:s:<season>              hash: id, league, name, points, best_of, created (JSON values)
+    L:s:<season>              hash: id, league, name, points, best_of, created (JSON values),
+                              game and structure unless hold'em no-limit (issue 31)
     L:seasons:<league>        set of the league's season ids
     L:e:<event>               hash: the event's columns of the SQLite file (JSON values)
     L:tournament:<tid>        the id of the event playing tournament <tid>
@@ -44,6 +45,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import redis
+
+from server.engine.setup import Game, Structure
 
 from .model import EventStatus, League, LeagueEvent, Role, Season, league_of
 from .redis_states import RedisStates, _text
@@ -366,6 +369,12 @@ class RedisLeagueStore(RedisStates):
             "best_of": season.best_of,
             "created": season.created,
         }
+        # five-card draw (issue 31): the game and structure are written when they are not
+        # hold'em no-limit, so a hold'em season's hash is as it always was
+        if season.game is not Game.HOLDEM:
+            values["game"] = season.game.value
+        if season.structure is not Structure.NO_LIMIT:
+            values["structure"] = season.structure.value
         keys = [
             self._k("s", season.id),
             self._k("l", season.league),
@@ -566,6 +575,8 @@ def _season(data: dict[str, Any]) -> Season:
         points=data["points"],
         best_of=None if data["best_of"] is None else int(data["best_of"]),
         created=float(data["created"]),
+        game=Game(data.get("game") or Game.HOLDEM.value),
+        structure=Structure(data.get("structure") or Structure.NO_LIMIT.value),
     )
 
 

@@ -23,6 +23,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from server.engine.setup import Game, Structure
+
 from .book import LeagueBook, LeagueStoreError, StateChange
 from .model import EventStatus, League, LeagueEvent, Role, Season, league_of
 from .results import Entry, EventKind, EventResult
@@ -117,6 +119,8 @@ _ADDED_COLUMNS = (
     ("events", "seats", "TEXT"),
     ("events", "qualified_top", "INTEGER"),
     ("events", "qualified_season", "TEXT"),
+    ("seasons", "game", "TEXT NOT NULL DEFAULT 'holdem'"),
+    ("seasons", "structure", "TEXT NOT NULL DEFAULT 'no_limit'"),
 )
 """Columns added since a leagues' file was first written: added to an older file on open."""
 
@@ -125,6 +129,9 @@ _EVENT_COLUMNS = (
     "status, satellite_of, final_table_size, note, seats, qualified_top, qualified_season"
 )
 _LEAGUE_COLUMNS = "id, name, owner, invite, created, approval"
+_SEASON_COLUMNS = "id, league, name, points, best_of, created, game, structure"
+"""A season's columns; ``game`` and ``structure`` were added for five-card draw (issue 31),
+'holdem' and 'no_limit' in a file written before."""
 _TICKET_COLUMNS = "satellite, target, player, name, place, seats, seat_value, cash, member, note"
 
 
@@ -326,7 +333,7 @@ class LeagueStore:
     def add_season(self, season: Season) -> None:
         with self._write() as db:
             db.execute(
-                "INSERT INTO seasons VALUES (?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO seasons ({_SEASON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     season.id,
                     season.league,
@@ -334,27 +341,28 @@ class LeagueStore:
                     season.points,
                     season.best_of,
                     season.created,
+                    season.game.value,
+                    season.structure.value,
                 ),
             )
 
     def season(self, season_id: str) -> Season | None:
         row = self._db.execute(
-            "SELECT id, league, name, points, best_of, created FROM seasons WHERE id = ?",
+            f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE id = ?",
             (season_id,),
         ).fetchone()
         return None if row is None else self._season(row)
 
     def seasons(self, league: str) -> list[Season]:
         rows = self._db.execute(
-            "SELECT id, league, name, points, best_of, created FROM seasons WHERE league = ? "
-            "ORDER BY created, id",
+            f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE league = ? ORDER BY created, id",
             (league,),
         )
         return [self._season(row) for row in rows]
 
     @staticmethod
     def _season(row: tuple[Any, ...]) -> Season:
-        sid, league, name, points, best_of, created = row
+        sid, league, name, points, best_of, created, game, structure = row
         return Season(
             id=sid,
             league=league,
@@ -362,6 +370,8 @@ class LeagueStore:
             points=points,
             best_of=None if best_of is None else int(best_of),
             created=float(created),
+            game=Game(game),
+            structure=Structure(structure),
         )
 
     # ------------------------------------------------------------------ events

@@ -34,12 +34,13 @@ from typing import Any
 
 from protocol import ErrorCode, ProtocolError
 from server.cash import Ledger
+from server.engine.setup import Game, Structure
 from server.league.book import LeagueBook
 from server.league.capital_account import Hold, Stint, settle, standing
 from server.league.capital_store import CapitalBook, CapitalRefused, CapitalStoreError
 from server.league.membership import EntryPath, admit
 from server.league.membership import standing as standing_of
-from server.league.model import Action, LeagueRefusal, RefusalCode, can, capital_start
+from server.league.model import Action, LeagueRefusal, RefusalCode, Season, can
 from server.table import commands as tc
 from server.table.actor import TableActor
 
@@ -60,6 +61,33 @@ class _Pending:
     hold: Hold
     in_flight: bool = True
     """Its command is not handled yet (queued before the table)."""
+
+
+_TABLE_GAMES = {"cash": Game.HOLDEM, "draw": Game.DRAW}
+"""A ``create``'s ``game`` at a season's table: ``cash`` deals hold'em, ``draw`` five-card
+draw (a cash game at the fpc)."""
+
+
+def _table_terms(season: Season, game: Game, structure: str) -> dict[str, str]:
+    """The game and structure a season's new table deals, as table settings (none for
+    hold'em no-limit: such a table's settings are as before draw existed)."""
+    if game is not season.game:
+        raise ProtocolError(
+            RefusalCode.BAD_GAME.value,
+            f"this season plays {season.game.value}: its tables deal {season.game.value}",
+        )
+    try:
+        betting = Structure(structure) if structure else season.structure
+    except ValueError:
+        raise ProtocolError(
+            RefusalCode.BAD_BETTING.value, "structure: no_limit or pot_limit"
+        ) from None
+    out: dict[str, str] = {}
+    if game is not Game.HOLDEM:
+        out["game"] = game.value
+    if betting is not Structure.NO_LIMIT:
+        out["structure"] = betting.value
+    return out
 
 
 def _member_of(player: str | None) -> str | None:
@@ -89,11 +117,18 @@ class SeasonCapital:
 
     # ------------------------------------------------------------------ a new table
 
-    def new_table(self, member: str | None, season_ref: str, game: str) -> dict[str, Any]:
+    def new_table(
+        self, member: str | None, season_ref: str, game: str, structure: str = ""
+    ) -> dict[str, Any]:
         """The season settings of a new table (``create`` ``season``: ``<league>/<season>``):
         a cash table, created by a director of the league logged in with his account, in a
-        capital season."""
-        if game != "cash":
+        capital season, dealing the season's game (``game`` ``cash``: hold'em; ``draw``:
+        five-card draw; fpc « Les caves sont spécifiques à chaque jeu », so a season's
+        capital is played at its own game's tables only: ``league.bad_game``) with
+        ``structure`` (empty: the season's; ``league.bad_betting`` for another value).
+        The settings name the game and structure when they are not hold'em no-limit
+        (``game``, ``structure``: what the table deals)."""
+        if game not in _TABLE_GAMES:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "a season's tables are cash tables")
         if member is None:
             raise ProtocolError(
@@ -109,12 +144,13 @@ class SeasonCapital:
             raise ProtocolError(
                 RefusalCode.FORBIDDEN.value, "the league's directors create its tables"
             )
-        start = capital_start(season.points)
+        start = season.capital()
         if start is None:
             raise ProtocolError(
                 RefusalCode.BAD_POINTS.value, "this season counts points, not capital"
             )
-        return {"league": league.id, "season": season.id, "capital": start}
+        terms = _table_terms(season, _TABLE_GAMES[game], structure)
+        return {"league": league.id, "season": season.id, "capital": start} | terms
 
     # ------------------------------------------------------------------ a purchase
 

@@ -38,6 +38,7 @@ from server.league.model import (
     capital_start,
     check_bounds,
     check_name,
+    check_terms,
     require,
     season_rules,
 )
@@ -268,6 +269,9 @@ class LeagueDesk:
             season_rules(msg.points, msg.best_of)  # refuses what it cannot apply
         elif msg.best_of is not None:
             raise LeagueRefusal(RefusalCode.BAD_POINTS, "a capital season has no best-of")
+        # issue 31: a cash season's game (its own capital: « Les caves sont spécifiques à
+        # chaque jeu ») and its tables' betting structure
+        game, structure = check_terms(msg.points, msg.game, msg.structure)
         season = Season(
             id=_new_id(),
             league=league.id,
@@ -275,6 +279,8 @@ class LeagueDesk:
             points=msg.points,
             best_of=msg.best_of,
             created=self.now(),
+            game=game,
+            structure=structure,
         )
         self.store.add_season(season)
         return league, member
@@ -304,8 +310,10 @@ class LeagueDesk:
                 "id": season.id,
                 "name": season.name,
                 "points": season.points,
-                "best_of": None if capital_start(season.points) else season.rules().best_of,
-                "capital": capital_start(season.points),
+                "best_of": None if season.capital() else season.rules().best_of,
+                "capital": season.capital(),
+                "game": season.game.value,
+                "structure": season.structure.value,
                 "events": [
                     self._event_view(e, directing, member) for e in self.store.events(season.id)
                 ],

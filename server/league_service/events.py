@@ -47,7 +47,6 @@ from server.league.model import (
     RefusalCode,
     Season,
     advance,
-    capital_start,
     check_bounds,
     check_name,
     event_date,
@@ -229,7 +228,7 @@ class EventRunner:
             ) from None
         if msg.starts_at < self.now():
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "starts_at is in the past")
-        if capital_start(season.points) is not None:
+        if season.capital() is not None:
             raise LeagueRefusal(
                 RefusalCode.BAD_EVENT, "a cash season plays at its cash tables (create a table)"
             )
@@ -338,7 +337,7 @@ class EventRunner:
         other = self.store.season(msg.qualified_season)
         if other is None or other.league != season.league:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "no such qualifying season in this league")
-        if capital_start(other.points) is not None:
+        if other.capital() is not None:
             raise LeagueRefusal(RefusalCode.BAD_EVENT, "a cash season's capitals do not qualify")
         return other.id
 

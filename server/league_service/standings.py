@@ -23,7 +23,6 @@ from server.league.model import (
     LeagueRefusal,
     RefusalCode,
     Season,
-    capital_start,
     event_date,
 )
 from server.league.results import EventResult
@@ -113,7 +112,7 @@ def season_file(
     season = store.season(season_id)
     if name not in FILES or season is None or season.league != league:
         raise LeagueRefusal(RefusalCode.NOT_FOUND, "no such season in this league")
-    start = capital_start(season.points)
+    start = season.capital()
     if start is not None:
         return _capital(capital, season, start, name.endswith(".csv"))
     tickets = store.season_tickets(season.id)
