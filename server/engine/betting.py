@@ -1,9 +1,10 @@
 """The betting of a hand: whose turn, what may be done, and doing it.
 
 A mixin of :class:`~server.engine.hand.Hand` (state in :class:`~server.engine.state.HandState`):
-the legal choices of the player to act, gestures in turn (through the interpreter, see
-:mod:`.interpret`) and out of turn, the chips moved into the round, the turn passed on and
-the round closed (the next street dealt, or the showdown begun: see :mod:`.showdown`).
+the legal choices of the player to act, gestures in turn and out of turn (what a gesture
+becomes is asked of an :class:`~server.engine.interpret.Interpreter` reading the round), the
+chips moved into the round, the turn passed on and the round closed (the next street dealt,
+or the showdown begun: see :mod:`.showdown`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from .state import STREET_NAMES, HandState, Menu, Phase, Street
 __all__ = ["Betting"]
 
 
-class Betting(HandState, Interpreter):
+class Betting(HandState):
     """The betting rounds (cdc 9, tda 36-53)."""
 
     _commit_added: int
+    _interpreter: Interpreter
+    """What a gesture becomes (:mod:`.interpret`), reading this round."""
 
     # ------------------------------------------------------------------ queries
 
@@ -127,7 +130,7 @@ class Betting(HandState, Interpreter):
     def _short_bet_menu(self, i: int) -> Menu:
         """ligue 6 intro, no bet to face: chips below the big blind are in; the only choices
         are the bet brought up to the big blind (or all-in for less) and the fold."""
-        target = self._short_bet(i).target
+        target = self._interpreter.short_bet(i).target
         return Menu(
             player=self.names[i],
             call=0,
@@ -150,7 +153,7 @@ class Betting(HandState, Interpreter):
             raise RuleError(ErrorCode.UNKNOWN_PLAYER, f"no player {command.player!r} in this hand")
         if self.phase is not Phase.BETTING:
             raise RuleError(ErrorCode.NOT_BETTING, "no betting round in progress")
-        self.check_gesture(i, command.say, command.chips)
+        self._interpreter.check_gesture(i, command.say, command.chips)
         mark = len(self.events)
         if i != self.to_act:
             if self.pending_raise >= 0:
@@ -170,9 +173,9 @@ class Betting(HandState, Interpreter):
             self._record_oot(i, command)
         else:
             if self.pending_raise == i:
-                decision = self.complete_pending(i, command.say, command.chips)
+                decision = self._interpreter.complete_pending(i, command.say, command.chips)
             else:
-                decision = self.interpret(i, command.say, command.chips)
+                decision = self._interpreter.interpret(i, command.say, command.chips)
             self.last_motion = -1
             self._apply(i, decision)
         return self.events[mark:]
@@ -377,7 +380,7 @@ class Betting(HandState, Interpreter):
 
     def _resolve_oot(self, j: int) -> None:
         record = self.oot.pop(j)
-        outcome = self.resolve_oot(j, record)
+        outcome = self._interpreter.resolve_oot(j, record)
         name = self.names[j]
         rule = self.profile.cite("oot")
         if outcome.decision is None:

@@ -43,7 +43,7 @@ from .events import (
     PotAwarded,
     StubReshuffled,
 )
-from .interpret import OotRecord
+from .interpret import Interpreter, OotRecord
 from .profile import AntePriority, OpenFold
 from .runs import Runs
 from .setup import AnteFormat, Game, HandSetup, Structure
@@ -71,6 +71,7 @@ class Hand(Betting, Runs, Showdown):
         self.bb = setup.blinds.bb
         self.open_fold_binding = self.profile.open_fold is OpenFold.BINDING
         self._commit_added = 0
+        self._interpreter = Interpreter(self)
         self._final_pots: list[tuple[int, list[int]]] | None = None
         self.unwinnable = [0] * len(setup.seats)
         """Chips no live player can win, by owner: returned at the end (see _layers)."""

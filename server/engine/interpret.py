@@ -1,13 +1,16 @@
 """The declaration / chips interpreter: what a gesture becomes under a profile's rules.
 
 Two input channels, as at a live table: what the player *says* (:class:`Say`) and the chips
-they *push* in one motion. This module only reads the hand's state and returns a
-:class:`Decision` (or raises :class:`RuleError`); :class:`~server.engine.hand.Hand` applies it.
+they *push* in one motion. The :class:`Interpreter` only reads the round, through
+:class:`RoundView`, and returns a :class:`Decision` (or raises :class:`RuleError`);
+:class:`~server.engine.hand.Hand` applies it. It owns no state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from .commands import Form, Say, Verb
 from .decision import Decision, Kind
@@ -29,7 +32,7 @@ from .profile import (
 from .raises import ShortRaise, judge_short_raise
 from .shortbet import ShortBet, answer_short_bet, commit_short_bet
 
-__all__ = ["Decision", "Interpreter", "Kind", "OotOutcome", "OotRecord"]
+__all__ = ["Decision", "Interpreter", "Kind", "OotOutcome", "OotRecord", "RoundView"]
 
 MAX_CHIPS_PER_MOTION = 200
 RULE_POT_LIMIT = "pot-limit"
@@ -73,40 +76,74 @@ def _check_say(say: Say) -> None:
         raise RuleError(ErrorCode.BAD_AMOUNT, "a bare amount needs a number")
 
 
-class Interpreter:
-    """Mixin of :class:`~server.engine.hand.Hand`: the rules of verbal declarations and chips."""
+class RoundView(Protocol):
+    """What the interpreter reads of the betting round, and never changes: the profile's
+    rules, the chips in play, the bet to match and the raise rules of the round.
+    :class:`~server.engine.hand.Hand` is one."""
 
-    profile: Profile
-    names: list[str]
-    stack: list[int]
-    committed: list[int]
-    contrib: list[int]
-    folded: list[bool]
-    no_raise: list[bool]
-    pending_bet: int
-    denominations: tuple[int, ...]
-    cb: int
-    bb: int
-    dead_money: int
-    pot_limit: bool
+    @property
+    def profile(self) -> Profile: ...
 
-    def min_to(self) -> int:
-        raise NotImplementedError
+    @property
+    def denominations(self) -> tuple[int, ...]: ...
 
-    def max_to(self, i: int) -> int:
-        raise NotImplementedError
+    @property
+    def bb(self) -> int: ...
 
-    def can_raise(self, i: int) -> bool:
-        raise NotImplementedError
+    @property
+    def pot_limit(self) -> bool: ...
 
-    def others_can_act(self, i: int) -> bool:
-        raise NotImplementedError
+    @property
+    def stack(self) -> Sequence[int]:
+        """Chips behind each player."""
 
-    def raise_callable(self, i: int) -> bool:
-        raise NotImplementedError
+    @property
+    def committed(self) -> Sequence[int]:
+        """Chips each player put in during the current betting round."""
+
+    @property
+    def contrib(self) -> Sequence[int]:
+        """Chips each player put in during the whole hand."""
+
+    @property
+    def dead_money(self) -> int: ...
+
+    @property
+    def cb(self) -> int:
+        """The current bet of the round."""
+
+    @property
+    def no_raise(self) -> Sequence[bool]:
+        """Players who may only call or fold (cdc 9.4, 9.12)."""
+
+    @property
+    def pending_bet(self) -> int:
+        """The player whose chips below the big blind await a bet or a fold, or -1."""
 
     def live(self) -> list[int]:
-        raise NotImplementedError
+        """The players not folded."""
+
+    def min_to(self) -> int:
+        """Smallest legal bet or raise-to total of the round."""
+
+    def max_to(self, i: int) -> int:
+        """Largest legal bet or raise-to total of player i."""
+
+    def can_raise(self, i: int) -> bool:
+        """Player i may bet or raise now."""
+
+    def raise_callable(self, i: int) -> bool:
+        """Some opponent of player i could call a raise."""
+
+
+class Interpreter:
+    """The rules of verbal declarations and chips, over a read-only :class:`RoundView` (see
+    the module docstring): it decides, :class:`~server.engine.hand.Hand` applies."""
+
+    __slots__ = ("_view",)
+
+    def __init__(self, view: RoundView) -> None:
+        self._view = view
 
     # ------------------------------------------------------------------ validation
 
@@ -122,11 +159,11 @@ class Interpreter:
     def _check_chips(self, i: int, chips: tuple[int, ...]) -> None:
         if len(chips) > MAX_CHIPS_PER_MOTION:
             raise RuleError(ErrorCode.BAD_CHIPS, "too many chips in one motion")
-        denominations = self.denominations
+        denominations = self._view.denominations
         for chip in chips:
             if chip not in denominations or isinstance(chip, bool):
                 raise RuleError(ErrorCode.BAD_CHIPS, f"no chip of value {chip!r} in play")
-        if sum(chips) > self.stack[i]:
+        if sum(chips) > self._view.stack[i]:
             raise RuleError(ErrorCode.BAD_CHIPS, "more chips than the player has")
 
     # ------------------------------------------------------------------ amounts
@@ -135,18 +172,18 @@ class Interpreter:
         """The total a spoken amount stands for (cdc 9.1, tda 43-B, tda 52, fpc 18-3)."""
         amount = say.amount
         assert amount is not None
-        p = self.profile
+        p = self._view.profile
         if say.form is Form.PLUS:
             if p.plus_form is PlusForm.INCREMENT:
-                return self.cb + amount  # tda 43-B: "plus 4000" = 4000 more
+                return self._view.cb + amount  # tda 43-B: "plus 4000" = 4000 more
             return amount  # cdc 9.1, fpc 18-3: "plus 4000" = to 4000
         if say.form is Form.ABBREVIATED:
             hundreds, thousands = amount * 100, amount * 1000
             if p.abbreviated is Abbreviated.POT:
                 # cdc 9.1: "5" is 5 with chips of 5 in play, else by the size of the pot
-                if amount in self.denominations:
+                if amount in self._view.denominations:
                     return amount
-                pot = sum(self.contrib) + self.dead_money
+                pot = sum(self._view.contrib) + self._view.dead_money
                 return thousands if pot >= thousands else hundreds
             return hundreds  # tda 52, fpc 18-3: the smallest reading
         return amount
@@ -156,14 +193,14 @@ class Interpreter:
     def interpret(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
         """What the gesture of the player in turn becomes. Reads state only."""
         decision = self._interpret(i, say, chips)
-        return self._within_limit(i, say, decision) if self.pot_limit else decision
+        return self._within_limit(i, say, decision) if self._view.pot_limit else decision
 
     def _within_limit(self, i: int, say: Say | None, decision: Decision) -> Decision:
         """Pot limit: a bet or raise above :meth:`max_to` is refused (an amount said or
         pushed); « tapis » or « pot » is a raise to the largest amount (project choice)."""
         if decision.kind is not Kind.RAISE:
             return decision
-        most = self.max_to(i)
+        most = self._view.max_to(i)
         if decision.to <= most:
             return decision
         if say is not None and say.verb in (Verb.ALLIN, Verb.POT):
@@ -177,9 +214,9 @@ class Interpreter:
         )
 
     def _interpret(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
-        if self.pending_bet == i:
+        if self._view.pending_bet == i:
             return self._after_short_bet(i, say, chips)
-        if self.no_raise[i]:
+        if self._view.no_raise[i]:
             return self._call_or_fold_only(i, say, chips)
         if say is not None:
             return self._declared(i, say, chips)
@@ -189,10 +226,10 @@ class Interpreter:
     def complete_pending(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
         """The amount of a raise announced without one (cdc 9.4: chips are all the raise)."""
         decision = self._complete_pending(i, say, chips)
-        return self._within_limit(i, say, decision) if self.pot_limit else decision
+        return self._within_limit(i, say, decision) if self._view.pot_limit else decision
 
     def _complete_pending(self, i: int, say: Say | None, chips: tuple[int, ...] | None) -> Decision:
-        p = self.profile
+        p = self._view.profile
         if say is not None and say.verb in (Verb.FOLD, Verb.CHECK, Verb.CALL):
             raise RuleError(
                 ErrorCode.DECLARATION_BINDS,
@@ -215,18 +252,18 @@ class Interpreter:
         said_to = None
         if say is not None and say.amount is not None and say.verb is not Verb.POT:
             said_to = self.amount_to(i, say)
-        rule = self.profile.cite("silent_underbet")
-        return answer_short_bet(self._short_bet(i), say, said_to, sum(chips or ()), rule)
+        rule = self._view.profile.cite("silent_underbet")
+        return answer_short_bet(self.short_bet(i), say, said_to, sum(chips or ()), rule)
 
     def _call_or_fold_only(
         self, i: int, say: Say | None, chips: tuple[int, ...] | None
     ) -> Decision:
-        p = self.profile
-        facing = self.cb - self.committed[i]
+        p = self._view.profile
+        facing = self._view.cb - self._view.committed[i]
         if say is not None:
             if say.verb is Verb.FOLD:
                 return Decision(Kind.FOLD)
-            if say.verb is Verb.CALL or (say.verb is Verb.ALLIN and self.stack[i] <= facing):
+            if say.verb is Verb.CALL or (say.verb is Verb.ALLIN and self._view.stack[i] <= facing):
                 return Decision(Kind.CALL, rule=p.cite("verbal"))
             if say.verb is Verb.CHECK and facing <= 0:
                 return Decision(Kind.CHECK)
@@ -244,7 +281,7 @@ class Interpreter:
 
     def _declared(self, i: int, say: Say, chips: tuple[int, ...] | None) -> Decision:
         verb = say.verb
-        facing = self.cb - self.committed[i]
+        facing = self._view.cb - self._view.committed[i]
         if verb is Verb.FOLD:
             return self._declared_fold(facing)
         if verb is Verb.CHECK:
@@ -258,7 +295,7 @@ class Interpreter:
         return self._declared_raise(i, say, chips)  # bet / raise / pot
 
     def _declared_fold(self, facing: int) -> Decision:
-        p = self.profile
+        p = self._view.profile
         if facing <= 0:
             if p.open_fold is OpenFold.REFUSED:
                 raise RuleError(
@@ -278,12 +315,12 @@ class Interpreter:
             return Decision(Kind.CHECK)
         return Decision(
             Kind.PEND_CHECK,
-            rule=self.profile.cite("check_facing_bet"),
+            rule=self._view.profile.cite("check_facing_bet"),
             note="check facing a bet: call or fold, no raise",
         )
 
     def _declared_call(self, i: int, facing: int, chips: tuple[int, ...] | None) -> Decision:
-        p = self.profile
+        p = self._view.profile
         if facing <= 0:
             return Decision(
                 Kind.CHECK,
@@ -291,37 +328,38 @@ class Interpreter:
                 note="call with no bet to call is a check",
             )
         note = ""
-        if chips and sum(chips) != min(facing, self.stack[i]):
+        if chips and sum(chips) != min(facing, self._view.stack[i]):
             note = "verbal call prevails over the chips pushed"
         return Decision(Kind.CALL, rule=p.cite("verbal") if note else "", note=note)
 
     def _declared_raise(self, i: int, say: Say, chips: tuple[int, ...] | None) -> Decision:
         """'Bet', 'raise' or 'pot' said, with an amount, with chips, or alone."""
-        p = self.profile
+        p = self._view.profile
         verb = say.verb
-        if verb is Verb.POT and p.pot_declaration is PotDeclaration.VOID and not self.pot_limit:
+        pot_limit = self._view.pot_limit
+        if verb is Verb.POT and p.pot_declaration is PotDeclaration.VOID and not pot_limit:
             raise RuleError(
                 ErrorCode.VOID_DECLARATION,
                 "'pot' is not a valid declaration in no-limit: restate",
                 p.cite("pot"),
             )
-        allin_to = self.committed[i] + self.stack[i]
-        if allin_to <= self.cb:
+        allin_to = self._view.committed[i] + self._view.stack[i]
+        if allin_to <= self._view.cb:
             return Decision(
                 Kind.CALL, rule=p.cite("verbal"), note="not enough chips to raise: all-in call"
             )
-        if not self.raise_callable(i):
+        if not self._view.raise_callable(i):
             return Decision(
                 Kind.CALL, rule=p.cite("verbal"), note="no opponent can call a raise: call"
             )
-        if not self.can_raise(i):
+        if not self._view.can_raise(i):
             raise RuleError(
                 ErrorCode.RAISE_NOT_ALLOWED,
                 "raise not allowed: the last raise was incomplete",
                 p.cite("blocked"),
             )
-        if verb is Verb.POT and self.pot_limit:
-            most = self.max_to(i)
+        if verb is Verb.POT and pot_limit:
+            most = self._view.max_to(i)
             return Decision(Kind.RAISE, to=most, rule=RULE_POT_LIMIT, note=f"pot: raise to {most}")
         if verb is not Verb.POT and say.amount is not None:
             rule = {Form.PLUS: p.cite("total"), Form.ABBREVIATED: p.cite("abbreviated")}
@@ -337,20 +375,20 @@ class Interpreter:
     def _declared_chips_to(self, i: int, chips: tuple[int, ...]) -> int:
         """'Raise' said without amount, with chips: the chips are the whole bet (cdc 9.4/9.5);
         one chip: its value (cdc 9.11, tda 45) or the minimum (fpc 18-2 variant)."""
-        if len(chips) == 1 and self.profile.single_chip_raise is SingleChipRaise.MIN_RAISE:
-            return self.min_to()
-        return self.committed[i] + sum(chips)
+        if len(chips) == 1 and self._view.profile.single_chip_raise is SingleChipRaise.MIN_RAISE:
+            return self._view.min_to()
+        return self._view.committed[i] + sum(chips)
 
     def _allin(self, i: int, declared: bool) -> Decision:
-        p = self.profile
-        allin_to = self.committed[i] + self.stack[i]
-        if allin_to <= self.cb:
+        p = self._view.profile
+        allin_to = self._view.committed[i] + self._view.stack[i]
+        if allin_to <= self._view.cb:
             return Decision(Kind.CALL, rule=p.cite("allin"))
-        if not self.raise_callable(i):
+        if not self._view.raise_callable(i):
             return Decision(
                 Kind.CALL, rule=p.cite("allin"), note="no opponent can call a raise: call"
             )
-        if not self.can_raise(i):
+        if not self._view.can_raise(i):
             if declared:
                 raise RuleError(
                     ErrorCode.RAISE_NOT_ALLOWED,
@@ -366,19 +404,20 @@ class Interpreter:
         """A declared bet or raise to ``to``. A short bet is completed (cdc 9.10, ligue 6.13);
         a short raise is completed (cdc 9.10, tda 42-C, ligue 6.13, fpc 18-16) or, under
         casino/fausse-relance, judged by the 50 % rule (``short_declared_raise``)."""
-        p = self.profile
-        allin_to = self.committed[i] + self.stack[i]
-        min_to = self.min_to()
+        p = self._view.profile
+        allin_to = self._view.committed[i] + self._view.stack[i]
+        min_to = self._view.min_to()
         if to >= allin_to:
             return Decision(Kind.RAISE, to=allin_to, rule=rule)
         if to >= min_to:
             return Decision(Kind.RAISE, to=to, rule=rule)
-        if self.cb and p.short_declared_raise is ShortDeclaredRaise.FIFTY:
-            short = ShortRaise(to, self.cb, self.committed[i], min_to, allin_to, declared=True)
+        if self._view.cb and p.short_declared_raise is ShortDeclaredRaise.FIFTY:
+            c = self._view.committed[i]
+            short = ShortRaise(to, self._view.cb, c, min_to, allin_to, declared=True)
             return judge_short_raise(short, p.cite("short_declared_raise"))
         # a short bet is completed (cdc 9.10 underbet); a short raise too, but at casino
         target = min(min_to, allin_to)
-        what, cite = ("raise", "short_declared_raise") if self.cb else ("bet", "underbet")
+        what, cite = ("raise", "short_declared_raise") if self._view.cb else ("bet", "underbet")
         return Decision(
             Kind.RAISE,
             to=target,
@@ -387,11 +426,11 @@ class Interpreter:
         )
 
     def _silent_chips(self, i: int, chips: tuple[int, ...]) -> Decision:
-        p = self.profile
+        p = self._view.profile
         pushed = sum(chips)
-        c = self.committed[i]
-        facing = self.cb - c
-        if pushed == self.stack[i]:
+        c = self._view.committed[i]
+        facing = self._view.cb - c
+        if pushed == self._view.stack[i]:
             return self._allin(i, declared=False)
         if facing <= 0:
             return self._silent_chips_unopposed(i, pushed)
@@ -427,33 +466,36 @@ class Interpreter:
             )
         return self._silent_total(i, c + pushed)
 
-    def _short_bet(self, i: int) -> ShortBet:
-        return ShortBet(self.committed[i], self.committed[i] + self.stack[i], self.bb)
+    def short_bet(self, i: int) -> ShortBet:
+        """Player i's chips below the big blind with no bet to face (ligue 6 intro)."""
+        view = self._view
+        committed = view.committed[i]
+        return ShortBet(committed, committed + view.stack[i], view.bb)
 
     def _silent_chips_unopposed(self, i: int, pushed: int) -> Decision:
         """Chips pushed silently with nothing to call."""
-        c = self.committed[i]
-        if self.cb == 0:
+        c = self._view.committed[i]
+        if self._view.cb == 0:
             # tda 45, fpc 18-22: facing no bet, chips (even one big chip) are a bet
             to = c + pushed
-            if to < self.bb:
-                rule = self.profile.cite("silent_underbet")
-                if self.profile.silent_underbet is SilentUnderbet.COMMIT:
+            if to < self._view.bb:
+                rule = self._view.profile.cite("silent_underbet")
+                if self._view.profile.silent_underbet is SilentUnderbet.COMMIT:
                     # ligue 6 intro: the chips go in, then a bet of the big blind or a fold
-                    return commit_short_bet(pushed, self._short_bet(i), rule)
+                    return commit_short_bet(pushed, self.short_bet(i), rule)
                 return Decision(
                     Kind.RAISE,
-                    to=min(self.bb, c + self.stack[i]),
+                    to=min(self._view.bb, c + self._view.stack[i]),
                     rule=rule,
-                    note=f"bet below the big blind: aligned to {self.bb}",
+                    note=f"bet below the big blind: aligned to {self._view.bb}",
                 )
             return Decision(Kind.RAISE, to=to)
         return self._silent_total(i, c + pushed)
 
     def _undersized_chip(self, i: int, chip: int) -> Decision:
-        p = self.profile
+        p = self._view.profile
         mode = p.undersized_chip
-        heads_up = len(self.live()) == 2
+        heads_up = len(self._view.live()) == 2
         if mode is UndersizedChip.COMPLETE or (
             mode is UndersizedChip.HEADS_UP_COMPLETE and heads_up
         ):
@@ -464,13 +506,13 @@ class Interpreter:
             )
         return Decision(
             Kind.PEND_COMMIT,
-            to=self.committed[i] + chip,
+            to=self._view.committed[i] + chip,
             rule=p.cite("undersized_chip"),
             note=f"single {chip} chip below the call is committed: call or fold",
         )
 
     def _undercall(self, i: int, amount_only: bool) -> Decision:
-        p = self.profile
+        p = self._view.profile
         if amount_only and p.amount_only_undercall is AmountOnlyUndercall.VOID:
             raise RuleError(
                 ErrorCode.VOID_DECLARATION,
@@ -484,19 +526,19 @@ class Interpreter:
     def _silent_total(self, i: int, to: int, amount_only: bool = False) -> Decision:
         """Chips (or an amount said alone, tda 37-C) with no declared action: the 50 % rule
         (cdc 9.6, tda 43-A, ligue 6.10-c, casino "fausse relance", fpc 18-16)."""
-        p = self.profile
-        c = self.committed[i]
-        cb = self.cb
-        allin_to = c + self.stack[i]
+        p = self._view.profile
+        c = self._view.committed[i]
+        cb = self._view.cb
+        allin_to = c + self._view.stack[i]
         if cb == 0:
-            if to < self.bb:
+            if to < self._view.bb:
                 if to <= c:
                     return Decision(Kind.CHECK)
                 return Decision(
                     Kind.RAISE,
-                    to=min(self.bb, allin_to),
+                    to=min(self._view.bb, allin_to),
                     rule=p.cite("underbet"),
-                    note=f"bet below the big blind: aligned to {self.bb}",
+                    note=f"bet below the big blind: aligned to {self._view.bb}",
                 )
             return Decision(Kind.RAISE, to=min(to, allin_to))
         if to < cb:
@@ -505,12 +547,12 @@ class Interpreter:
             return Decision(Kind.CALL) if cb > c else Decision(Kind.CHECK)
         if to >= allin_to:
             return self._allin(i, declared=False)
-        if not self.raise_callable(i) or not self.can_raise(i):
+        if not self._view.raise_callable(i) or not self._view.can_raise(i):
             kind = Kind.CALL if cb > c else Kind.CHECK
             return Decision(
                 kind, rule=p.cite("blocked"), note="raise not allowed here: call, change returned"
             )
-        min_to = self.min_to()
+        min_to = self._view.min_to()
         if to >= min_to:
             return Decision(Kind.RAISE, to=to)
         return judge_short_raise(ShortRaise(to, cb, c, min_to, allin_to), p.cite("fifty"))
@@ -520,13 +562,13 @@ class Interpreter:
     def resolve_oot(self, i: int, record: OotRecord) -> OotOutcome:
         """An out-of-turn gesture when the player's turn comes (cdc 9.3, tda 40-A, fpc 18-4;
         casino and ligue 6.14 variants)."""
-        p = self.profile
+        p = self._view.profile
         mode = p.out_of_turn
         if mode is OutOfTurn.LIGUE:
             outcome = self._ligue_oot(i, record)
             if outcome is not None:
                 return outcome
-        elif self.cb != record.cb:
+        elif self._view.cb != record.cb:
             if mode is OutOfTurn.CASINO:
                 return self._casino_oot_raised(i, record)
             return OotOutcome(
@@ -546,16 +588,16 @@ class Interpreter:
         """ligue 6.14 by what the players in turn did; None when the offender is bound
         (case 1: they folded; or they checked and he had announced a check)."""
         announced = self._announced_to(i, record)
-        wagered = self.cb != record.cb or sum(self.contrib) > record.pot
+        wagered = self._view.cb != record.cb or sum(self._view.contrib) > record.pot
         if not wagered:
-            if announced > self.cb and self.cb <= self.committed[i]:
+            if announced > self._view.cb and self._view.cb <= self._view.committed[i]:
                 # case 2: « passe (check), le joueur fautif ne peut que passer (check) »
                 return OotOutcome(
-                    Decision(Kind.CHECK, rule=self.profile.cite("oot")),
+                    Decision(Kind.CHECK, rule=self._view.profile.cite("oot")),
                     note="the player in turn checked: the offender may only check",
                 )
             return None
-        if self.cb <= announced:
+        if self._view.cb <= announced:
             # case 2: « gage un montant moindre ou égale à l'annonce du joueur fautif, celui-ci
             # peut alors suivre (call) ou se retirer (fold) » — a call is such a wager
             return OotOutcome(
@@ -571,10 +613,10 @@ class Interpreter:
         """casino/tour-de-parole: a raise came before the offender's turn: « il a le choix
         entre suivre et passer ... s'il choisit de passer il perdra toute somme engagée ou
         annoncée »: the chips pushed, or else the amount announced, up to the call, go in."""
-        owed = self.cb - self.committed[i]
-        lost = self._announced_to(i, record) - self.committed[i] if record.say else 0
+        owed = self._view.cb - self._view.committed[i]
+        lost = self._announced_to(i, record) - self._view.committed[i] if record.say else 0
         lost = max(lost, sum(record.chips or ()))
-        commit = max(0, min(lost, owed, self.stack[i]))
+        commit = max(0, min(lost, owed, self._view.stack[i]))
         return OotOutcome(
             None,
             status="released",
@@ -589,7 +631,7 @@ class Interpreter:
             if say.verb in (Verb.CALL, Verb.CHECK, Verb.FOLD):
                 return record.cb
             if say.verb is Verb.ALLIN:
-                return self.committed[i] + self.stack[i]
+                return self._view.committed[i] + self._view.stack[i]
             if say.amount is not None:
                 return self.amount_to(i, say)
-        return self.committed[i] + sum(record.chips or ())
+        return self._view.committed[i] + sum(record.chips or ())
