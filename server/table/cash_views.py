@@ -5,15 +5,13 @@ client's ``create`` with ``game: cash`` (:mod:`server.table.cash` plays the tabl
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from server.cash import cash_rules
 from server.table.cash import CashState, short_seats
-
-if TYPE_CHECKING:
-    from server.table.core import TableCore
+from server.table.core import TableCore
 
 __all__ = ["cash_settings", "cash_view"]
 

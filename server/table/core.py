@@ -4,7 +4,7 @@ randomness: the dealer and ``randbelow`` are injected, ``now`` is passed in)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
@@ -16,11 +16,9 @@ from server.table.dealer import Dealer, DealtHand
 from server.table.events import ChatEvent, Seat
 from server.table.outbox import Outbox
 from server.table.phases import TablePhase, Trigger, next_phase
+from server.table.policy import DealingPolicy
 from server.table.seats import HeldChat, SeatState, Timers, Watcher
 from server.table.translate import HandLog
-
-if TYPE_CHECKING:
-    from server.table.policy import DealingPolicy
 
 __all__ = ["SNAPSHOT_VERSION", "TableCore"]
 

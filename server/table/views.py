@@ -9,18 +9,16 @@ mode, the table as of the last completed hand.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.engine import Hand, card_name
 from server.engine import events as ev
 from server.table.cash_views import cash_view
+from server.table.core import TableCore
 from server.table.events import PotView
 from server.table.outbox import render
 from server.table.phases import TablePhase
 from server.table.runs import run_terms
-
-if TYPE_CHECKING:
-    from server.table.core import TableCore
 
 __all__ = ["pot_views", "pots_view", "render", "table_view"]
 
