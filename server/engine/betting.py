@@ -23,8 +23,12 @@ class Betting(HandState):
     """The betting rounds (cdc 9, tda 36-53)."""
 
     _commit_added: int
-    _interpreter: Interpreter
-    """What a gesture becomes (:mod:`.interpret`), reading this round."""
+
+    @property
+    def _interpreter(self) -> Interpreter:
+        """What a gesture becomes (:mod:`.interpret`), reading this round. Made when asked:
+        it holds nothing but the hand it reads, so a copy of the hand never reads another."""
+        return Interpreter(self)
 
     # ------------------------------------------------------------------ queries
 
@@ -422,7 +426,7 @@ class Betting(HandState):
         """The round is closed: the next street (five-card draw: the draw), or the other
         runs and the showdown."""
         if self.street is self.last_street:
-            if self.runs > 1:
+            if self._runs.count > 1:
                 self._deal_runs()  # fpc multi-bordes: the other runs after run 1's river
             self._start_showdown()
             return

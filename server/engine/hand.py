@@ -9,9 +9,12 @@ method first decides (reading state only, see :mod:`.interpret`), then applies.
 
 :class:`Hand` sets a hand up (seats, positions, blinds and antes posted, cards dealt); the
 betting is :class:`~server.engine.betting.Betting`, the showdown and pots
-:class:`~server.engine.showdown.Showdown`, the runs of the board once two players are all-in
-before the turn (:meth:`Hand.agree_runs`, :meth:`Hand.runs_timeout`)
-:class:`~server.engine.runs.Runs`, their shared state :class:`~server.engine.state.HandState`.
+:class:`~server.engine.showdown.Showdown`, two mixins over their shared state
+:class:`~server.engine.state.HandState`. Its collaborators own their state and are called
+through their public methods: an :class:`~server.engine.interpret.Interpreter` says what a
+gesture becomes, reading the round; a :class:`~server.engine.runs.BoardRuns` holds the runs of
+the board once two players are all-in before the turn (:meth:`Hand.agree_runs`,
+:meth:`Hand.runs_timeout`); a :class:`~server.engine.draw.DrawRound` holds the draw.
 
 Five-card draw (``HandSetup.game``, fpc « LE FIVE-CARD DRAW »): the first betting round as
 preflop (blinds, first to act left of the big blind), then the draw (:attr:`Phase.DRAW
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 
 from . import cards as _cards
 from .betting import Betting
-from .commands import Draw
+from .commands import AgreeRuns, Draw
 from .draw import RULE_DRAW, RULE_STUB, DrawRound
 from .errors import ErrorCode, RuleError
 from .events import (
@@ -41,11 +44,14 @@ from .events import (
     Posted,
     PostKind,
     PotAwarded,
+    RunRanked,
+    RunsAnswered,
+    RunsChosen,
     StubReshuffled,
 )
-from .interpret import Interpreter, OotRecord
+from .interpret import OotRecord
 from .profile import AntePriority, OpenFold
-from .runs import Runs
+from .runs import RULE_AGREED, RULE_MULTI_BORDES, BoardRuns
 from .setup import AnteFormat, Game, HandSetup, Structure
 from .showdown import Showdown
 from .state import Menu, Phase, PotView, Street
@@ -61,7 +67,7 @@ class DrawMenu:
     max_discard: int
 
 
-class Hand(Betting, Runs, Showdown):
+class Hand(Betting, Showdown):
     """The state of one hand. See the module docstring for the contract."""
 
     def __init__(self, setup: HandSetup) -> None:
@@ -71,7 +77,6 @@ class Hand(Betting, Runs, Showdown):
         self.bb = setup.blinds.bb
         self.open_fold_binding = self.profile.open_fold is OpenFold.BINDING
         self._commit_added = 0
-        self._interpreter = Interpreter(self)
         self._final_pots: list[tuple[int, list[int]]] | None = None
         self.unwinnable = [0] * len(setup.seats)
         """Chips no live player can win, by owner: returned at the end (see _layers)."""
@@ -125,7 +130,12 @@ class Hand(Betting, Runs, Showdown):
         self.awarded: list[PotView] = []
         self.events: list[Event] = []
         self._values: dict[int, int] = {}
-        self._init_runs()
+        self._runs = BoardRuns(
+            most=setup.runs,
+            agreed=setup.runs_agreed,
+            board=self.board_cards,
+            extra_boards=setup.extra_boards,
+        )
         self.button = setup.button
         self.sb_i, self.bb_i = self._blind_positions()
         self.after_button = self._clockwise_from_seat(self.button)
@@ -379,6 +389,47 @@ class Hand(Betting, Runs, Showdown):
         with."""
         return sum(e.rake for e in self.events if isinstance(e, PotAwarded))
 
+    @property
+    def runs(self) -> int:
+        """How many runs of the board are dealt (1 until several are decided, see
+        :mod:`.runs`)."""
+        return self._runs.count
+
+    @property
+    def runs_from(self) -> Street:
+        """The first street dealt once per run: the flop (all-in preflop) or the turn (all-in
+        on the flop); meaningful once ``runs > 1``."""
+        return self._runs.start
+
+    @property
+    def runs_decided(self) -> bool:
+        return self._runs.decided
+
+    @property
+    def runs_answers(self) -> dict[int, int]:
+        """Each player's answer to the offer of several runs, by index."""
+        return dict(self._runs.answers)
+
+    def runs_awaited(self) -> tuple[str, ...]:
+        """The players whose answer the hand waits for (empty outside :attr:`Phase.RUNS`)."""
+        if self.phase is not Phase.RUNS:
+            return ()
+        runs = self._runs
+        return tuple(self.names[i] for i in self.live() if not runs.answered(i))
+
+    def run_board(self, run: int) -> tuple[int, ...]:
+        """The five cards of run ``run`` (1-based) once it is decided; run 1 is the board."""
+        return self._runs.board_of(run)
+
+    def boards(self) -> list[tuple[int, ...]]:
+        """Each run's board as dealt so far (run 1 first): ``[tuple(Hand.board)]`` for a hand
+        dealt once."""
+        boards = [tuple(self.board)]
+        runs = self._runs
+        if runs.count > 1 and self.phase in (Phase.SHOWDOWN, Phase.FINISHED):
+            boards += [runs.board_of(run) for run in range(2, runs.count + 1)]
+        return boards
+
     def draw_menu(self) -> DrawMenu | None:
         """Five-card draw: who must draw now, or None when no draw is awaited."""
         drawing = self.drawing
@@ -387,6 +438,80 @@ class Hand(Betting, Runs, Showdown):
         return DrawMenu(player=self.names[drawing.drawer], max_discard=drawing.max_discard)
 
     # ------------------------------------------------------------------ commands
+
+    def agree_runs(self, command: AgreeRuns) -> list[Event]:
+        """One player's answer to the offer of several runs (see :mod:`.runs`). Raises
+        :class:`RuleError` (``runs_not_offered`` outside the wait, ``not_in_hand`` for a
+        player out of the pot, ``declaration_binds`` for a second answer, ``bad_amount`` for
+        a number outside 1..``HandSetup.runs``), changing nothing."""
+        if self.phase in (Phase.FINISHED, Phase.CANCELLED):
+            raise RuleError(ErrorCode.HAND_OVER, "the hand is over")
+        i = self.index.get(command.player, -1)
+        if i < 0:
+            raise RuleError(ErrorCode.UNKNOWN_PLAYER, f"no player {command.player!r} in this hand")
+        if self.phase is not Phase.RUNS:
+            raise RuleError(
+                ErrorCode.RUNS_NOT_OFFERED,
+                "no runs are offered: only once two players are all-in before the turn",
+                RULE_AGREED,
+            )
+        if self.folded[i]:
+            raise RuleError(ErrorCode.NOT_IN_HAND, "this player is not in the pot")
+        runs = self._runs.verify_answer(i, command.runs)
+        mark = len(self.events)
+        self._runs, chosen = self._runs.answer(i, runs, in_pot=len(self.live()))
+        self.events.append(RunsAnswered(player=self.names[i], runs=runs))
+        if chosen is not None:
+            self._end_wait(chosen)
+        return self.events[mark:]
+
+    def runs_timeout(self) -> list[Event]:
+        """The table's clock ended the wait: whoever did not answer refused, one run. Raises
+        :class:`RuleError` (``runs_not_offered``) outside the wait, changing nothing."""
+        if self.phase is not Phase.RUNS:
+            raise RuleError(ErrorCode.RUNS_NOT_OFFERED, "no runs are offered", RULE_AGREED)
+        mark = len(self.events)
+        self._runs, chosen = self._runs.choose(1, RULE_AGREED, "no answer: one run")
+        self._end_wait(chosen)
+        return self.events[mark:]
+
+    def _open_runs(self) -> bool:
+        """A betting round has closed (uncalled chips returned, hands face up): decide the
+        runs when the condition holds. True when the hand now waits for the players."""
+        if not self._runs.due(in_pot=self.n_live, able=self.n_able, street=self.street):
+            return False
+        runs = self._runs = self._runs.begin(self.street)
+        if not runs.agreed:
+            self._runs, chosen = runs.choose(runs.most, RULE_MULTI_BORDES, "")
+            self.events.append(chosen)
+            return False
+        self.phase = Phase.RUNS
+        self.to_act = -1
+        self.events.append(runs.offer(tuple(self.names[i] for i in self.live())))
+        return True
+
+    def _end_wait(self, chosen: RunsChosen) -> None:
+        """The players' answers (or the clock) decided the runs: the board is dealt on."""
+        self.events.append(chosen)
+        self.phase = Phase.BETTING
+        self._deal_next()
+
+    def _deal_runs(self) -> None:
+        """Run 1's river is out: deal the other runs, street by street, then rank every run
+        (the hands are face up: betting ended with an all-in, cdc 10.4)."""
+        runs = self._runs
+        self.events.extend(runs.dealt())
+        live = self.live()
+        for run in range(1, runs.count + 1):
+            self.events.append(
+                RunRanked(
+                    run=run,
+                    board=runs.board_of(run),
+                    hands=tuple(
+                        (self.names[i], _cards.hand_type(self._run_value(i, run))) for i in live
+                    ),
+                )
+            )
 
     def draw(self, command: Draw) -> list[Event]:
         """Five-card draw: the player in turn discards ``command.discard`` and is dealt as

@@ -255,6 +255,15 @@ class Showdown(HandState):
             value = self._values[i] = _cards.evaluate_with(self.hole[i], self._board_eval)
         return value
 
+    def _run_value(self, i: int, run: int) -> int:
+        """The value of player i's hand on run ``run`` of the board (:mod:`.runs`)."""
+        if run == 1:
+            value = self._values.get(i)
+            if value is None:
+                value = self._values[i] = _cards.evaluate([*self.hole[i], *self.board_cards])
+            return value
+        return self._runs.value(i, self.hole[i], run)
+
     def _show(self, i: int) -> None:
         if i in self.shown and self.phase is not Phase.FINISHED:
             return
@@ -298,7 +307,7 @@ class Showdown(HandState):
         for index in range(len(pots) - 1, -1, -1):
             amount, eligible = pots[index]
             field = [i for i in eligible if i in contenders] or eligible
-            if self.runs > 1 and len(field) > 1:
+            if self._runs.count > 1 and len(field) > 1:
                 # fpc multi-bordes: the pot, raked first, is divided into the runs (.runs)
                 views[index] = self._award_runs(index, amount, eligible, field, rakes[index])
                 continue
@@ -339,6 +348,46 @@ class Showdown(HandState):
                 stacks=tuple(zip(self.names, self.stack, strict=True)),
                 busted=tuple((self.names[i], self.start[i]) for i in busted),
             )
+        )
+
+    def _award_runs(
+        self, index: int, amount: int, eligible: list[int], field: list[int], rake: int
+    ) -> PotView:
+        """fpc multi-bordes: pot ``index`` of ``amount`` chips (``rake`` of them retained),
+        contested by ``field``, divided into the runs, each part to its run's best hand (see
+        :mod:`.runs`, Pots)."""
+        unit = self.denominations[0]
+        remainder = self.profile.split_remainder
+        rank = {i: k for k, i in enumerate(self.after_button)}
+        parts = _split(amount - rake, self._runs.count, unit, remainder)
+        names = self.names
+        won: set[int] = set()
+        for run, part in enumerate(parts, start=1):
+            best = max(self._run_value(i, run) for i in field)
+            winners = sorted(
+                (i for i in field if self._run_value(i, run) == best), key=rank.__getitem__
+            )
+            shares = _split(part, len(winners), unit, remainder)
+            for w, share in zip(winners, shares, strict=True):
+                self.stack[w] += share
+            won.update(winners)
+            taken = rake if run == 1 else 0
+            self.events.append(
+                PotAwarded(
+                    index=index,
+                    amount=part + taken,
+                    eligible=tuple(names[i] for i in eligible),
+                    winners=tuple(names[w] for w in winners),
+                    shares=tuple((names[w], s) for w, s in zip(winners, shares, strict=True)),
+                    rule=self.profile.cite("odd_chip") if len(winners) > 1 else "",
+                    rake=taken,
+                    run=run,
+                )
+            )
+        return PotView(
+            amount=amount,
+            eligible=tuple(names[i] for i in eligible),
+            winners=tuple(names[i] for i in sorted(won, key=rank.__getitem__)),
         )
 
 

@@ -3,35 +3,27 @@
 :class:`HandState` only declares what :class:`~server.engine.hand.Hand` sets up (the players'
 chips, the round, the showdown) and the few queries every part uses; the betting
 (:mod:`.betting`), the showdown and pots (:mod:`.showdown`) and the hand itself
-(:mod:`.hand`) are mixins over it. Also the values a hand hands out: :class:`Street`,
-:class:`Phase`, :class:`Menu`, :class:`PotView`.
+(:mod:`.hand`) are mixins over it; the runs of the board (:mod:`.runs`), the draw
+(:mod:`.draw`) and the interpretation of gestures (:mod:`.interpret`) are parts owning their
+own state. Also the values a hand hands out: :class:`Phase`, :class:`Menu`, :class:`PotView`,
+and :class:`Street` (from :mod:`.streets`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .draw import DrawRound
 from .events import Event
 from .interpret import OotRecord
 from .profile import Profile
+from .runs import BoardRuns
 from .setup import HandSetup
+from .streets import STREET_NAMES, Street
 
 __all__ = ["STREET_NAMES", "HandState", "Menu", "Phase", "PotView", "Street"]
-
-
-class Street(IntEnum):
-    PREFLOP = 0
-    FLOP = 1
-    TURN = 2
-    RIVER = 3
-    DRAW = 4
-    """Five-card draw: the betting round after the draw (the first one is ``PREFLOP``)."""
-
-
-STREET_NAMES = ("preflop", "flop", "turn", "river", "draw")
 
 
 class Phase(StrEnum):
@@ -141,13 +133,8 @@ class HandState:
     after_button: list[int]
     showdown_order: list[int]
     showdown_first: int
-    runs: int
-    """How many runs of the board are dealt (1 until several are decided, see :mod:`.runs`)."""
-    runs_from: Street
-    """The first street dealt once per run: the flop (all-in preflop) or the turn (all-in on
-    the flop); meaningful once ``runs > 1``."""
-    runs_decided: bool
-    runs_answers: dict[int, int]
+    _runs: BoardRuns
+    """The runs of the board (:mod:`.runs`): how many, from which street."""
 
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
@@ -168,10 +155,6 @@ class HandState:
         def _open_runs(self) -> bool: ...
 
         def _deal_runs(self) -> None: ...
-
-        def _award_runs(
-            self, index: int, amount: int, eligible: list[int], field: list[int], rake: int
-        ) -> PotView: ...
 
         # the betting (.betting), which the runs hand back to
 
