@@ -1,8 +1,10 @@
 """The showdown and the pots of a hand: who shows, who mucks, who wins what.
 
 A mixin of :class:`~server.engine.hand.Hand` (state in :class:`~server.engine.state.HandState`):
-the pots from the contributions (main pot, side pots, chips no live player can win), the
-uncalled bet returned, the hands turned face up, the showing order and the award.
+the hands turned face up, the showing order, showing and mucking, and the award. The pots
+(main pot, side pots, chips no live player can win, the uncalled bet, the division among
+winners) are pure functions of the chips put in, in :mod:`.pots`; this mixin keeps their
+results and moves the chips.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from . import cards as _cards
 from .commands import Muck, Show
 from .errors import ErrorCode, RuleError
 from .events import Event, FaceUp, HandEnded, Mucked, PotAwarded, Returned, Shown
-from .profile import AllinShowdown, SplitRemainder
+from .pots import Layers, layers, split, uncalled
+from .profile import AllinShowdown
 from .rake import pot_rakes
 from .state import HandState, Phase, PotView
 
@@ -21,7 +24,7 @@ __all__ = ["Showdown"]
 class Showdown(HandState):
     """Showing, mucking and awarding the pots (cdc 10, tda 15-20)."""
 
-    _final_pots: list[tuple[int, list[int]]] | None
+    _final_pots: Layers | None
     _values: dict[int, int]
     _board_eval: list[object]
 
@@ -100,82 +103,32 @@ class Showdown(HandState):
             for a, e in self._layers(view=True)
         ]
 
-    def _layers(self, view: bool = False) -> list[tuple[int, list[int]]]:
-        """Pots from contributions: one layer per all-in level, merged when the eligible
-        players are the same (cdc 10.7, tda 20). Button/BB antes are dead money in the main
-        pot (cdc 4.2: any all-in can win the whole ante). A live player who is not all-in
-        can win every layer (folded chips are dead money); a layer that no live player can
-        win goes back to those who put it in (cdc 4.2 ex. 2.1: the SB's surplus over a BB
-        all-in for less), see :attr:`unwinnable`."""
-        contrib, folded = self.contrib, self.folded
-        live = [i for i in range(self.n) if not folded[i]]
-        self.unwinnable = [0] * self.n
-        top = max(contrib)
-        if top == 0 and not self.dead_money:
-            return []
-        # the common case: nobody all-in for less, one pot for the live players
-        if all(contrib[i] == top for i in live) and (
-            not view or sum(1 for c in contrib if c > 0) != 1
-        ):
-            return [(sum(contrib) + self.dead_money, live)]
-        pots: list[tuple[int, list[int]]] = []
-        if self.dead_money:
-            # cdc 4.2, 9.7: a button or BB ante is dead money that any live hand can win,
-            # even one all-in for the ante alone
-            pots.append((self.dead_money, live))
-        self._add_layers(pots, live, view)
+    def _layers(self, view: bool = False) -> Layers:
+        """The pots from the contributions (see :func:`.pots.layers`); the chips no live
+        player can win are kept in :attr:`unwinnable`, returned at the award."""
+        pots, self.unwinnable = layers(
+            self.contrib,
+            folded=self.folded,
+            allin=self.allin,
+            dead_money=self.dead_money,
+            view=view,
+        )
         return pots
 
-    def _add_layers(self, pots: list[tuple[int, list[int]]], live: list[int], view: bool) -> None:
-        """One layer per all-in level, added to ``pots`` (see _layers)."""
-        contrib, allin = self.contrib, self.allin
-        levels = sorted({c for c in contrib if c > 0})
-        prev = 0
-        for level in levels:
-            amount = 0
-            parts: list[tuple[int, int]] = []
-            for i, c in enumerate(contrib):
-                if c > prev:
-                    part = min(c, level) - prev
-                    amount += part
-                    parts.append((i, part))
-            eligible = [i for i in live if contrib[i] >= level or not allin[i]]
-            prev = level
-            if view and len(parts) == 1 and not self.folded[parts[0][0]]:
-                continue  # a bet not called (yet) is not a pot; folded chips are dead money
-            if not eligible:
-                for i, part in parts:
-                    self.unwinnable[i] += part
-                continue
-            if pots and pots[-1][1] == eligible:
-                pots[-1] = (pots[-1][0] + amount, eligible)
-            else:
-                pots.append((amount, eligible))
-
-    def _final_layers(self) -> list[tuple[int, list[int]]]:
+    def _final_layers(self) -> Layers:
         """The pots once betting is over (contributions no longer change): computed once."""
         if self._final_pots is None:
             self._final_pots = self._layers()
         return self._final_pots
 
     def _return_uncalled(self) -> None:
-        committed = self.committed
-        top = max(committed)
-        if top == 0:
+        """The bet of the round nobody called goes back to its owner (see
+        :func:`.pots.uncalled`)."""
+        returned = uncalled(self.committed, self.folded)
+        if returned is None:
             return
-        holders = [i for i in range(self.n) if committed[i] == top]
-        if len(holders) != 1:
-            return
-        i = holders[0]
-        if self.folded[i]:
-            # folded chips are dead money: a live player who is not all-in wins them; what no
-            # live player can win goes back through the layers (Hand.unwinnable)
-            return
-        second = max((c for j, c in enumerate(committed) if j != i), default=0)
-        excess = top - second
-        if excess <= 0:
-            return
-        committed[i] -= excess
+        i, excess = returned
+        self.committed[i] -= excess
         self.contrib[i] -= excess
         self.stack[i] += excess
         if self.allin[i]:
@@ -317,7 +270,7 @@ class Showdown(HandState):
                 best = max(self._value(i) for i in field)
                 winners = [i for i in field if self._value(i) == best]
             winners.sort(key=rank.__getitem__)
-            shares = _split(amount - rakes[index], len(winners), unit, self.profile.split_remainder)
+            shares = split(amount - rakes[index], len(winners), unit, self.profile.split_remainder)
             for w, share in zip(winners, shares, strict=True):
                 self.stack[w] += share
             views[index] = PotView(
@@ -359,7 +312,7 @@ class Showdown(HandState):
         unit = self.denominations[0]
         remainder = self.profile.split_remainder
         rank = {i: k for k, i in enumerate(self.after_button)}
-        parts = _split(amount - rake, self._runs.count, unit, remainder)
+        parts = split(amount - rake, self._runs.count, unit, remainder)
         names = self.names
         won: set[int] = set()
         for run, part in enumerate(parts, start=1):
@@ -367,7 +320,7 @@ class Showdown(HandState):
             winners = sorted(
                 (i for i in field if self._run_value(i, run) == best), key=rank.__getitem__
             )
-            shares = _split(part, len(winners), unit, remainder)
+            shares = split(part, len(winners), unit, remainder)
             for w, share in zip(winners, shares, strict=True):
                 self.stack[w] += share
             won.update(winners)
@@ -389,19 +342,3 @@ class Showdown(HandState):
             eligible=tuple(names[i] for i in eligible),
             winners=tuple(names[i] for i in sorted(won, key=rank.__getitem__)),
         )
-
-
-def _split(amount: int, k: int, unit: int, remainder: SplitRemainder) -> list[int]:
-    """Split a pot among k winners (ordered from the button's left) in whole chips of the
-    smallest denomination. The odd chips go one each to the winners nearest the button's
-    left (tda 19, fpc 19-12, cdc 10.8), or, under casino/egalite, the whole remainder to the
-    first of them (« celui-ci sera attribué au joueur en jeu placé le plus à gauche »)."""
-    units, rest = divmod(amount, unit)
-    base, extra = divmod(units, k)
-    if remainder is SplitRemainder.FIRST:
-        shares = [base * unit] * k
-        shares[0] += extra * unit
-    else:
-        shares = [base * unit + (unit if n < extra else 0) for n in range(k)]
-    shares[0] += rest
-    return shares
