@@ -19,6 +19,7 @@ from server.table.phases import TablePhase, Trigger, next_phase
 from server.table.policy import DealingPolicy
 from server.table.seats import HeldChat, SeatState, Timers, Watcher
 from server.table.translate import HandLog
+from server.table.turns import DecisionBook
 
 __all__ = ["SNAPSHOT_VERSION", "TableCore"]
 
@@ -76,6 +77,8 @@ class TableCore:
         self.dealt_in: list[int] = []
         self.start_stacks: dict[int, int] = {}
         self.timers = Timers()
+        self.decisions = DecisionBook()
+        """The decisions offered to the players (ids, the last ``turn`` sent)."""
         self.held_chat = HeldChat()
         self.release: list[tuple[int | None, str, str]] = []
         """Chat held during the last hand, released a few at a time (paced)."""

@@ -1,5 +1,6 @@
-"""A hand at a pure table: open it, cut and deal, run the engine, the clocks, and end it in
-one atomic write (record, ``hand_end``, busts and seat changes together)."""
+"""A hand at a pure table: open it, cut and deal, run the engine, offer each decision (the
+``turn``; the ids are the :class:`~server.table.turns.DecisionBook`'s), the clocks, and end it
+in one atomic write (record, ``hand_end``, busts and seat changes together)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from server.engine import (
     Form,
     Hand,
     HandSetup,
+    Menu,
     Muck,
     Phase,
     RuleError,
@@ -29,6 +31,7 @@ from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
 from server.table.cash import cancel_move, hand_terms, option_terms
 from server.table.commands import CallTime, Declare, ShowCards, UseBank
+from server.table.core import TableCore
 from server.table.effects import Halted, HandFinished, Resumed
 from server.table.events import Board, ClockEvent, ClockKind, CutPrompt, HandEnd, HandStart, Hole
 from server.table.phases import TablePhase, Trigger
@@ -36,7 +39,6 @@ from server.table.record import hand_record
 from server.table.runs import run_terms, runs_expired, runs_offered
 from server.table.seats import SeatState
 from server.table.translate import HandLog
-from server.table.turns import Turns
 from server.table.views import pot_views, table_view
 
 __all__ = ["Play"]
@@ -44,7 +46,10 @@ __all__ = ["Play"]
 HELD_NOTES_KEEP = 50
 
 
-class Play(Turns):
+class Play(TableCore):
+    """The hand in play over the table's state (:class:`~server.table.core.TableCore`): the
+    engine's ``Hand``, its translation (``log``), its decisions and clocks, its end."""
+
     # ------------------------------------------------------------------ opening
 
     def open_hand(
@@ -514,6 +519,52 @@ class Play(Turns):
         self.hands_played += 1
         self.out.effect(HandFinished(self.hand_no))
         self.policy.after_hand(self, now, report)
+
+    # ------------------------------------------------------------------ decisions
+
+    def open_decision(self, menu: Menu) -> int:
+        return self.decisions.open(menu, self.out.seq)
+
+    def offer(self, now: float, menu: Menu) -> None:
+        """Send the ``turn`` of the decision ``menu`` opens, unless it was sent already (a
+        declaration recorded out of turn by someone else changes nothing of it)."""
+        if self.decisions.to_offer(menu, self.out.seq) is not None:
+            self.send_turn(now, menu)
+
+    def send_turn(self, now: float, menu: Menu) -> None:
+        """Tell the player to act his legal options (private, unsequenced)."""
+        state = self.seats.get(int(menu.player))
+        if state is None or state.cid is None:
+            return
+        remaining = self.config.action_seconds
+        if self.timers.action is not None and self.timers.acting == int(menu.player):
+            remaining = max(0.0, self.timers.action - now)
+        self.out.send(
+            state.cid,
+            m.Turn(
+                table=self.table,
+                hand=self.hand_no,
+                seat=int(menu.player),
+                call=menu.call,
+                can_check=menu.can_check,
+                can_fold=menu.can_fold,
+                can_raise=menu.can_raise,
+                min_raise_to=menu.min_raise_to,
+                max_raise_to=menu.max_raise_to,
+                pending=menu.pending,
+                remaining_ms=int(remaining * 1000),
+                decision=self.open_decision(menu),
+            ),
+        )
+
+    def check_decision(self, state: SeatState, decision: int) -> None:
+        """An ``act`` naming ``decision``: refused with ``stale_decision`` unless it is the
+        decision open for this seat now (nothing changes)."""
+        hand = self.hand
+        menu = hand.menu() if hand is not None and self.phase is TablePhase.BETTING else None
+        self.decisions.check(menu, state.seat, decision, self.out.seq)
+
+    # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The table as ``seat`` may see it (spectators: as of the last completed hand), the

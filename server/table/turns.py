@@ -1,4 +1,6 @@
-"""Decisions: one id per decision a table opens, and the private ``turn`` that offers it.
+"""Decisions: one id per decision a table opens, and whether the private ``turn`` that offers
+it was sent (:class:`DecisionBook`, a value the table holds as ``decisions``; the table sends
+the ``turn``, :meth:`server.table.play.Play.send_turn`).
 
 A *decision* is what the player to act is asked to decide, with the options of the moment
 (the engine's :class:`~server.engine.Menu`). It is new when another player is to act, when
@@ -19,17 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
 from server.engine import Menu
 from server.engine import events as ev
-from server.table.core import TableCore
-from server.table.phases import TablePhase
-from server.table.seats import SeatState
 
-__all__ = ["DecisionBook", "Turns"]
+__all__ = ["DecisionBook"]
 
 DecisionKey = tuple[object, ...]
 
@@ -75,60 +72,24 @@ class DecisionBook:
             self.number = max(self.number + 1, seq)
         return self.number
 
+    def to_offer(self, menu: Menu, seq: int) -> int | None:
+        """The id of the decision ``menu`` opens if its ``turn`` is still to be sent (it is
+        then counted as sent), else None: a declaration recorded out of turn by someone else
+        changes nothing of the decision offered."""
+        decision = self.open(menu, seq)
+        if decision == self.offered:
+            return None
+        self.offered = decision
+        return decision
 
-class Turns(TableCore):
-    """The table's part that opens decisions and offers them (a mixin of the pure table)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.decisions = DecisionBook()
-
-    def open_decision(self, menu: Menu) -> int:
-        return self.decisions.open(menu, self.out.seq)
-
-    def offer(self, now: float, menu: Menu) -> None:
-        """Send the ``turn`` of the decision ``menu`` opens, unless it was sent already (a
-        declaration recorded out of turn by someone else changes nothing of it)."""
-        decision = self.open_decision(menu)
-        if decision != self.decisions.offered:
-            self.decisions.offered = decision
-            self.send_turn(now, menu)
-
-    def send_turn(self, now: float, menu: Menu) -> None:
-        """Tell the player to act his legal options (private, unsequenced)."""
-        state = self.seats.get(int(menu.player))
-        if state is None or state.cid is None:
-            return
-        remaining = self.config.action_seconds
-        if self.timers.action is not None and self.timers.acting == int(menu.player):
-            remaining = max(0.0, self.timers.action - now)
-        self.out.send(
-            state.cid,
-            m.Turn(
-                table=self.table,
-                hand=self.hand_no,
-                seat=int(menu.player),
-                call=menu.call,
-                can_check=menu.can_check,
-                can_fold=menu.can_fold,
-                can_raise=menu.can_raise,
-                min_raise_to=menu.min_raise_to,
-                max_raise_to=menu.max_raise_to,
-                pending=menu.pending,
-                remaining_ms=int(remaining * 1000),
-                decision=self.open_decision(menu),
-            ),
-        )
-
-    def check_decision(self, state: SeatState, decision: int) -> None:
-        """An ``act`` naming ``decision``: refused with ``stale_decision`` unless it is the
-        decision open for this seat now (nothing changes)."""
-        hand = self.hand
-        menu = hand.menu() if hand is not None and self.phase is TablePhase.BETTING else None
-        if menu is None or int(menu.player) != state.seat:
+    def check(self, menu: Menu | None, seat: int, decision: int, seq: int) -> None:
+        """An ``act`` of ``seat`` naming ``decision``, ``menu`` the options open now (None:
+        no decision is open). Raises ``stale_decision`` unless it is the decision open for
+        this seat now; nothing changes either way."""
+        if menu is None or int(menu.player) != seat:
             raise ProtocolError(ErrorCode.STALE_DECISION, "no decision of yours is open")
-        if self.open_decision(menu) != decision:
+        if self.open(menu, seq) != decision:
             raise ProtocolError(
                 ErrorCode.STALE_DECISION,
-                f"decision {decision} is not the open one ({self.decisions.number})",
+                f"decision {decision} is not the open one ({self.number})",
             )
