@@ -14,7 +14,10 @@ betting is :class:`~server.engine.betting.Betting`, the showdown and pots
 through their public methods: an :class:`~server.engine.interpret.Interpreter` says what a
 gesture becomes, reading the round; a :class:`~server.engine.runs.BoardRuns` holds the runs of
 the board once two players are all-in before the turn (:meth:`Hand.agree_runs`,
-:meth:`Hand.runs_timeout`); a :class:`~server.engine.draw.DrawRound` holds the draw.
+:meth:`Hand.runs_timeout`); a :class:`~server.engine.showing.Showing` who shows and who mucks;
+a :class:`~server.engine.draw.DrawRound` the draw; the pots are pure functions of the chips
+put in (:mod:`.pots`). The runs and the showing are frozen values the hand replaces at each
+step.
 
 Five-card draw (``HandSetup.game``, fpc « LE FIVE-CARD DRAW »): the first betting round as
 preflop (blinds, first to act left of the big blind), then the draw (:attr:`Phase.DRAW
@@ -54,6 +57,7 @@ from .profile import AntePriority, OpenFold
 from .runs import RULE_AGREED, RULE_MULTI_BORDES, BoardRuns
 from .setup import AnteFormat, Game, HandSetup, Structure
 from .showdown import Showdown
+from .showing import Showing
 from .state import Menu, Phase, PotView, Street
 
 __all__ = ["DrawMenu", "Hand", "Menu", "Phase", "PotView", "Street"]
@@ -124,9 +128,7 @@ class Hand(Betting, Showdown):
         self.pending_bet = -1
         self.last_motion = -1
         self.dead_money = 0
-        self.face_up = False
-        self.shown: set[int] = set()
-        self.mucked: set[int] = set()
+        self._showing = Showing()
         self.awarded: list[PotView] = []
         self.events: list[Event] = []
         self._values: dict[int, int] = {}
@@ -388,6 +390,26 @@ class Hand(Betting, Showdown):
         until the pots are awarded; then the stacks plus this are the chips the hand began
         with."""
         return sum(e.rake for e in self.events if isinstance(e, PotAwarded))
+
+    @property
+    def face_up(self) -> bool:
+        """Every live hand was turned face up (all-in, no more betting: cdc 10.4, tda 15)."""
+        return self._showing.face_up
+
+    @property
+    def shown(self) -> frozenset[int]:
+        """The players whose hand was shown (indices)."""
+        return self._showing.shown
+
+    @property
+    def mucked(self) -> frozenset[int]:
+        """The players who mucked at the showdown (indices)."""
+        return self._showing.mucked
+
+    @property
+    def showdown_order(self) -> list[int]:
+        """The showing order once the showdown began (cdc 10.5, tda 16), else empty."""
+        return list(self._showing.order)
 
     @property
     def runs(self) -> int:

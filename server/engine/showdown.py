@@ -33,7 +33,7 @@ class Showdown(HandState):
     def show(self, command: Show) -> list[Event]:
         i = self._showdown_player(command.player)
         if self.phase is Phase.FINISHED:
-            if i in self.shown:
+            if i in self._showing.shown:
                 return []
             if len(self.live()) != 1 or self.folded[i]:
                 raise RuleError(ErrorCode.NOT_SHOWDOWN, "only the uncontested winner may show now")
@@ -49,18 +49,19 @@ class Showdown(HandState):
         i = self._showdown_player(command.player)
         if self.phase is Phase.FINISHED:
             raise RuleError(ErrorCode.HAND_OVER, "the hand is over")
-        if i in self.shown or self.face_up:
+        showing = self._showing
+        if i in showing.shown or showing.face_up:
             raise RuleError(
                 ErrorCode.MUST_SHOW, "this hand is face up (all-in)", self.profile.cite("face_up")
             )
-        if self.river_bet and i == self.showdown_first:
+        if self.river_bet and i == showing.first:
             raise RuleError(
                 ErrorCode.MUST_SHOW, "a called bettor shows first", self.profile.cite("must_show")
             )
-        if sum(1 for j in self.live() if j not in self.mucked) <= 1:
+        if len(showing.contenders(self.live())) <= 1:
             raise RuleError(ErrorCode.MUST_SHOW, "the last hand in the pot cannot be mucked")
         mark = len(self.events)
-        self.mucked.add(i)
+        self._showing = showing.mucking(i)
         self.events.append(Mucked(player=self.names[i]))
         self._maybe_award()
         return self.events[mark:]
@@ -72,21 +73,23 @@ class Showdown(HandState):
             return []
         mark = len(self.events)
         pots = [eligible for _, eligible in self._final_layers()]
-        best = [max((self._value(j) for j in e if j in self.shown), default=-1) for e in pots]
-        remaining = sum(1 for j in self.live() if j not in self.mucked)
-        for i in self.showdown_order:
-            if i in self.shown or i in self.mucked:
+        shown = self._showing.shown
+        best = [max((self._value(j) for j in e if j in shown), default=-1) for e in pots]
+        remaining = len(self._showing.contenders(self.live()))
+        for i in self._showing.order:
+            showing = self._showing
+            if i in showing.shown or i in showing.mucked:
                 continue
             value = self._value(i)
             mine = [k for k, e in enumerate(pots) if i in e]
             can_win = any(value >= best[k] for k in mine)
-            must = (self.river_bet and i == self.showdown_first) or remaining == 1
+            must = (self.river_bet and i == showing.first) or remaining == 1
             if can_win or must:
                 self._show(i)
                 for k in mine:
                     best[k] = max(best[k], value)
             else:
-                self.mucked.add(i)
+                self._showing = showing.mucking(i)
                 remaining -= 1
                 self.events.append(Mucked(player=self.names[i]))
         self._maybe_award()
@@ -142,19 +145,20 @@ class Showdown(HandState):
         """cdc 10.4, tda 15: all-in and no more betting possible: every live hand face up.
         Five-card draw: not before the draw (project choice: the hands are still to be
         drawn to, and the draw is secret; they are opened once it is over)."""
-        if self.face_up or (self.drawing is not None and self.street is not self.last_street):
+        if self._showing.face_up or (
+            self.drawing is not None and self.street is not self.last_street
+        ):
             return
         live = self.live()
         if len(live) < 2:
             return
-        self.face_up = True
+        self._showing = self._showing.turned_face_up(live)
         self.events.append(
             FaceUp(
                 hands=tuple((self.names[i], self.hole[i]) for i in live),
                 rule=self.profile.cite("face_up"),
             )
         )
-        self.shown.update(live)
 
     def _showdown_player(self, player: str) -> int:
         i = self.index.get(player, -1)
@@ -181,18 +185,17 @@ class Showdown(HandState):
             order = [(first + k) % self.n for k in range(self.n)]
         else:
             order = self.after_button
-        self.showdown_order = [i for i in order if i in live]
-        self.showdown_first = self.showdown_order[0]
-        if not self.face_up and any(self.allin[i] for i in live):
+        self._showing = self._showing.ordered(i for i in order if i in live)
+        if not self._showing.face_up and any(self.allin[i] for i in live):
             mode = self.profile.allin_showdown
             if mode is AllinShowdown.ALL:
                 self._turn_face_up()  # tda 15: every hand tabled, none mucked
             elif mode is AllinShowdown.ALLIN:
-                for i in self.showdown_order:
+                for i in self._showing.order:
                     if self.allin[i]:
                         self._show(i)  # fpc 19-11
-        if self.face_up:
-            for i in self.showdown_order:
+        if self._showing.face_up:
+            for i in self._showing.order:
                 self.events.append(
                     Shown(
                         player=self.names[i],
@@ -218,10 +221,9 @@ class Showdown(HandState):
         return self._runs.value(i, self.hole[i], run)
 
     def _show(self, i: int) -> None:
-        if i in self.shown and self.phase is not Phase.FINISHED:
+        if i in self._showing.shown and self.phase is not Phase.FINISHED:
             return
-        self.shown.add(i)
-        self.mucked.discard(i)
+        self._showing = self._showing.showing(i)
         # cdc 3.6, tda 28: no rabbit hunting, not even as a hand rank: a hand shown before
         # the whole board was dealt (an uncontested winner, cdc 10.1) is ranked with the
         # cards dealt only
@@ -234,8 +236,9 @@ class Showdown(HandState):
     def _maybe_award(self) -> None:
         if self.phase is not Phase.SHOWDOWN:
             return
-        contenders = [i for i in self.live() if i not in self.mucked]
-        if len(contenders) > 1 and any(i not in self.shown for i in contenders):
+        showing = self._showing
+        contenders = showing.contenders(self.live())
+        if len(contenders) > 1 and any(i not in showing.shown for i in contenders):
             return
         self._award(contenders)
 

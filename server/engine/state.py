@@ -3,9 +3,10 @@
 :class:`HandState` only declares what :class:`~server.engine.hand.Hand` sets up (the players'
 chips, the round, the showdown) and the few queries every part uses; the betting
 (:mod:`.betting`), the showdown and pots (:mod:`.showdown`) and the hand itself
-(:mod:`.hand`) are mixins over it; the runs of the board (:mod:`.runs`), the draw
-(:mod:`.draw`) and the interpretation of gestures (:mod:`.interpret`) are parts owning their
-own state. Also the values a hand hands out: :class:`Phase`, :class:`Menu`, :class:`PotView`,
+(:mod:`.hand`) are mixins over it; the runs of the board (:mod:`.runs`), the showing and
+mucking (:mod:`.showing`), the draw (:mod:`.draw`) and the interpretation of gestures
+(:mod:`.interpret`) are parts owning their own state, and the pots are pure functions
+(:mod:`.pots`). Also the values a hand hands out: :class:`Phase`, :class:`Menu`, :class:`PotView`,
 and :class:`Street` (from :mod:`.streets`).
 """
 
@@ -21,6 +22,7 @@ from .interpret import OotRecord
 from .profile import Profile
 from .runs import BoardRuns
 from .setup import HandSetup
+from .showing import Showing
 from .streets import STREET_NAMES, Street
 
 __all__ = ["STREET_NAMES", "HandState", "Menu", "Phase", "PotView", "Street"]
@@ -119,9 +121,8 @@ class HandState:
     the big blind or a fold (ligue 6 intro), or -1."""
     last_motion: int
     dead_money: int
-    face_up: bool
-    shown: set[int]
-    mucked: set[int]
+    _showing: Showing
+    """Who shows and who mucks, and in what order (:mod:`.showing`)."""
     awarded: list[PotView]
     events: list[Event]
     unwinnable: list[int]
@@ -131,8 +132,6 @@ class HandState:
     option_i: int
     """The player who posted the option (casino cash, the straddle), or -1."""
     after_button: list[int]
-    showdown_order: list[int]
-    showdown_first: int
     _runs: BoardRuns
     """The runs of the board (:mod:`.runs`): how many, from which street."""
 
