@@ -1,25 +1,30 @@
 """The betting of a hand: whose turn, what may be done, and doing it.
 
-A mixin of :class:`~server.engine.hand.Hand` (state in :class:`~server.engine.state.HandState`):
-the legal choices of the player to act, gestures in turn and out of turn (what a gesture
-becomes is asked of an :class:`~server.engine.interpret.Interpreter` reading the round), the
-chips moved into the round, the turn passed on and the round closed (the next street dealt,
-or the showdown begun: see :mod:`.showdown`).
+A layer of :class:`~server.engine.hand.Hand` over the showdown (:mod:`.showdown`), state in
+:class:`~server.engine.state.HandState`: the legal choices of the player to act, gestures in
+turn and out of turn (what a gesture becomes is asked of an
+:class:`~server.engine.interpret.Interpreter` reading the round), the chips moved into the
+round, the turn passed on and the round closed: the next street dealt, the draw begun
+(five-card draw, :class:`~server.engine.draw.DrawRound`), the runs of the board decided
+(:class:`~server.engine.runs.BoardRuns`), or the showdown begun.
 """
 
 from __future__ import annotations
 
+from . import cards as _cards
 from .commands import Act
 from .errors import ErrorCode, RuleError
-from .events import Acted, BoardDealt, Event, OutOfTurn, Pending
+from .events import Acted, BoardDealt, Event, OutOfTurn, Pending, RunRanked, RunsChosen
 from .interpret import Decision, Interpreter, Kind, OotRecord
 from .profile import MinRaise, OpenFold
-from .state import STREET_NAMES, HandState, Menu, Phase, Street
+from .runs import RULE_MULTI_BORDES
+from .showdown import Showdown
+from .state import STREET_NAMES, Menu, Phase, Street
 
 __all__ = ["Betting"]
 
 
-class Betting(HandState):
+class Betting(Showdown):
     """The betting rounds (cdc 9, tda 36-53)."""
 
     _commit_added: int
@@ -441,6 +446,52 @@ class Betting(HandState):
         self.board.extend(dealt)
         self.events.append(BoardDealt(street=STREET_NAMES[self.street], cards=tuple(dealt)))
         self._next_round()
+
+    def _begin_draw(self) -> None:
+        """The first betting round of a draw hand is over: every player still in the hand,
+        all-in players included, draws in turn from the first one left of the button."""
+        assert self.drawing is not None
+        self.phase = Phase.DRAW
+        self.to_act = -1
+        self.drawing.open([i for i in self.after_button if not self.folded[i]])
+
+    def _open_runs(self) -> bool:
+        """A betting round has closed (uncalled chips returned, hands face up): decide the
+        runs when the condition holds. True when the hand now waits for the players."""
+        if not self._runs.due(in_pot=self.n_live, able=self.n_able, street=self.street):
+            return False
+        runs = self._runs = self._runs.begin(self.street)
+        if not runs.agreed:
+            self._runs, chosen = runs.choose(runs.most, RULE_MULTI_BORDES, "")
+            self.events.append(chosen)
+            return False
+        self.phase = Phase.RUNS
+        self.to_act = -1
+        self.events.append(runs.offer(tuple(self.names[i] for i in self.live())))
+        return True
+
+    def _end_wait(self, chosen: RunsChosen) -> None:
+        """The players' answers (or the clock) decided the runs: the board is dealt on."""
+        self.events.append(chosen)
+        self.phase = Phase.BETTING
+        self._deal_next()
+
+    def _deal_runs(self) -> None:
+        """Run 1's river is out: deal the other runs, street by street, then rank every run
+        (the hands are face up: betting ended with an all-in, cdc 10.4)."""
+        runs = self._runs
+        self.events.extend(runs.dealt())
+        live = self.live()
+        for run in range(1, runs.count + 1):
+            self.events.append(
+                RunRanked(
+                    run=run,
+                    board=runs.board_of(run),
+                    hands=tuple(
+                        (self.names[i], _cards.hand_type(self._run_value(i, run))) for i in live
+                    ),
+                )
+            )
 
     def _next_round(self) -> None:
         """A new betting round on :attr:`street` (after a street is dealt, or the draw)."""

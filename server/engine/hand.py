@@ -7,17 +7,17 @@ Pure and deterministic (no I/O, no clock, no randomness): the cards are given in
 breaks a rule raises :class:`~server.engine.errors.RuleError` and changes nothing: every
 method first decides (reading state only, see :mod:`.interpret`), then applies.
 
-:class:`Hand` sets a hand up (seats, positions, blinds and antes posted, cards dealt); the
-betting is :class:`~server.engine.betting.Betting`, the showdown and pots
-:class:`~server.engine.showdown.Showdown`, two mixins over their shared state
-:class:`~server.engine.state.HandState`. Its collaborators own their state and are called
-through their public methods: an :class:`~server.engine.interpret.Interpreter` says what a
-gesture becomes, reading the round; a :class:`~server.engine.runs.BoardRuns` holds the runs of
-the board once two players are all-in before the turn (:meth:`Hand.agree_runs`,
-:meth:`Hand.runs_timeout`); a :class:`~server.engine.showing.Showing` who shows and who mucks;
-a :class:`~server.engine.draw.DrawRound` the draw; the pots are pure functions of the chips
-put in (:mod:`.pots`). The runs and the showing are frozen values the hand replaces at each
-step.
+:class:`Hand` sets a hand up (seats, positions, blinds and antes posted, cards dealt) over
+the betting, :class:`~server.engine.betting.Betting`, itself over the showdown and the award,
+:class:`~server.engine.showdown.Showdown`: layers over their shared state
+:class:`~server.engine.state.HandState`, each calling only itself and those below. Its
+collaborators own their state and are called through their public methods: an
+:class:`~server.engine.interpret.Interpreter` says what a gesture becomes, reading the round;
+a :class:`~server.engine.runs.BoardRuns` holds the runs of the board once two players are
+all-in before the turn (:meth:`Hand.agree_runs`, :meth:`Hand.runs_timeout`); a
+:class:`~server.engine.showing.Showing` who shows and who mucks; a
+:class:`~server.engine.draw.DrawRound` the draw; the pots are pure functions of the chips put
+in (:mod:`.pots`). The runs and the showing are frozen values the hand replaces at each step.
 
 Five-card draw (``HandSetup.game``, fpc « LE FIVE-CARD DRAW »): the first betting round as
 preflop (blinds, first to act left of the big blind), then the draw (:attr:`Phase.DRAW
@@ -47,16 +47,13 @@ from .events import (
     Posted,
     PostKind,
     PotAwarded,
-    RunRanked,
     RunsAnswered,
-    RunsChosen,
     StubReshuffled,
 )
 from .interpret import OotRecord
 from .profile import AntePriority, OpenFold
-from .runs import RULE_AGREED, RULE_MULTI_BORDES, BoardRuns
+from .runs import RULE_AGREED, BoardRuns
 from .setup import AnteFormat, Game, HandSetup, Structure
-from .showdown import Showdown
 from .showing import Showing
 from .state import Menu, Phase, PotView, Street
 
@@ -71,7 +68,7 @@ class DrawMenu:
     max_discard: int
 
 
-class Hand(Betting, Showdown):
+class Hand(Betting):
     """The state of one hand. See the module docstring for the contract."""
 
     def __init__(self, setup: HandSetup) -> None:
@@ -497,44 +494,6 @@ class Hand(Betting, Showdown):
         self._end_wait(chosen)
         return self.events[mark:]
 
-    def _open_runs(self) -> bool:
-        """A betting round has closed (uncalled chips returned, hands face up): decide the
-        runs when the condition holds. True when the hand now waits for the players."""
-        if not self._runs.due(in_pot=self.n_live, able=self.n_able, street=self.street):
-            return False
-        runs = self._runs = self._runs.begin(self.street)
-        if not runs.agreed:
-            self._runs, chosen = runs.choose(runs.most, RULE_MULTI_BORDES, "")
-            self.events.append(chosen)
-            return False
-        self.phase = Phase.RUNS
-        self.to_act = -1
-        self.events.append(runs.offer(tuple(self.names[i] for i in self.live())))
-        return True
-
-    def _end_wait(self, chosen: RunsChosen) -> None:
-        """The players' answers (or the clock) decided the runs: the board is dealt on."""
-        self.events.append(chosen)
-        self.phase = Phase.BETTING
-        self._deal_next()
-
-    def _deal_runs(self) -> None:
-        """Run 1's river is out: deal the other runs, street by street, then rank every run
-        (the hands are face up: betting ended with an all-in, cdc 10.4)."""
-        runs = self._runs
-        self.events.extend(runs.dealt())
-        live = self.live()
-        for run in range(1, runs.count + 1):
-            self.events.append(
-                RunRanked(
-                    run=run,
-                    board=runs.board_of(run),
-                    hands=tuple(
-                        (self.names[i], _cards.hand_type(self._run_value(i, run))) for i in live
-                    ),
-                )
-            )
-
     def draw(self, command: Draw) -> list[Event]:
         """Five-card draw: the player in turn discards ``command.discard`` and is dealt as
         many cards (see :mod:`.draw`). Raises :class:`RuleError`, changing nothing (no card
@@ -565,14 +524,6 @@ class Hand(Betting, Showdown):
         if drawing.complete:
             self._end_draw()
         return self.events[mark:]
-
-    def _begin_draw(self) -> None:
-        """The first betting round of a draw hand is over: every player still in the hand,
-        all-in players included, draws in turn from the first one left of the button."""
-        assert self.drawing is not None
-        self.phase = Phase.DRAW
-        self.to_act = -1
-        self.drawing.open([i for i in self.after_button if not self.folded[i]])
 
     def _end_draw(self) -> None:
         """Everyone has drawn: the second betting round, from the first player left of the

@@ -1,10 +1,11 @@
 """The showdown and the pots of a hand: who shows, who mucks, who wins what.
 
-A mixin of :class:`~server.engine.hand.Hand` (state in :class:`~server.engine.state.HandState`):
-the hands turned face up, the showing order, showing and mucking, and the award. The pots
-(main pot, side pots, chips no live player can win, the uncalled bet, the division among
-winners) are pure functions of the chips put in, in :mod:`.pots`; this mixin keeps their
-results and moves the chips.
+The lowest layer of :class:`~server.engine.hand.Hand` (state in
+:class:`~server.engine.state.HandState`, who shows and who mucks in a
+:class:`~server.engine.showing.Showing`): the hands turned face up, the showing order,
+showing and mucking, and the award. The pots (main pot, side pots, chips no live player can
+win, the uncalled bet, the division among winners) are pure functions of the chips put in,
+in :mod:`.pots`; this layer keeps their results and moves the chips.
 """
 
 from __future__ import annotations

@@ -1,20 +1,20 @@
 """The state of one hand, shared by the parts of :class:`~server.engine.hand.Hand`.
 
 :class:`HandState` only declares what :class:`~server.engine.hand.Hand` sets up (the players'
-chips, the round, the showdown) and the few queries every part uses; the betting
-(:mod:`.betting`), the showdown and pots (:mod:`.showdown`) and the hand itself
-(:mod:`.hand`) are mixins over it; the runs of the board (:mod:`.runs`), the showing and
-mucking (:mod:`.showing`), the draw (:mod:`.draw`) and the interpretation of gestures
-(:mod:`.interpret`) are parts owning their own state, and the pots are pure functions
-(:mod:`.pots`). Also the values a hand hands out: :class:`Phase`, :class:`Menu`, :class:`PotView`,
-and :class:`Street` (from :mod:`.streets`).
+chips, the betting round, the cards) and the few queries every part uses. Three layers stand
+on it in one line, each calling only itself and the layers below: the showdown and the award
+(:mod:`.showdown`), the betting, which hands over to it (:mod:`.betting`), and the hand
+(:mod:`.hand`). The runs of the board (:mod:`.runs`), the showing and mucking
+(:mod:`.showing`), the draw (:mod:`.draw`) and the interpretation of gestures
+(:mod:`.interpret`) are parts owning their own state; the pots are pure functions
+(:mod:`.pots`). Also the values a hand hands out: :class:`Phase`, :class:`Menu`,
+:class:`PotView`, and :class:`Street` (from :mod:`.streets`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from .draw import DrawRound
 from .events import Event
@@ -137,28 +137,3 @@ class HandState:
 
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
-
-    if TYPE_CHECKING:
-        # the showdown and pots (.showdown), which the betting hands over to
-
-        def _return_uncalled(self) -> None: ...
-
-        def _turn_face_up(self) -> None: ...
-
-        def _start_showdown(self) -> None: ...
-
-        def _finish_uncontested(self) -> None: ...
-
-        # the runs of the board (.runs), which the betting and the award hand over to
-
-        def _open_runs(self) -> bool: ...
-
-        def _deal_runs(self) -> None: ...
-
-        # the betting (.betting), which the runs hand back to
-
-        def _deal_next(self) -> None: ...
-
-        # the draw (Hand, five-card draw), which the betting hands over to
-
-        def _begin_draw(self) -> None: ...
