@@ -18,6 +18,7 @@ __all__ = [
     "CreateTable",
     "Cut",
     "Direct",
+    "Draw",
     "FollowTournament",
     "Hello",
     "Host",
@@ -196,6 +197,22 @@ class Act(Message):
     """The ``decision`` of the ``turn`` (or snapshot ``menu``) this answers: refused with
     ``stale_decision`` unless it is the decision open for the seat now. Without it, an act out
     of turn is an out-of-turn declaration (cdc 9.3)."""
+    id: int | None = _f(BIG, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Draw(Message):
+    """Five-card draw: discard ``cards`` (names as dealt, ``"Ah"``; none: stand pat) and be
+    dealt as many, when it is your turn to draw (a ``turn`` with ``draw`` true). ``decision``
+    as in ``act``. Refused, changing nothing: ``bad_card`` (a name that is no card),
+    ``rule.not_drawing``, ``rule.not_your_draw``, ``rule.card_not_held``,
+    ``rule.same_card_twice``, ``rule.too_many_discards``, ``stale_decision``."""
+
+    TYPE: ClassVar[str] = "draw"
+    table: str = _f(NAME)
+    hand: int = _f(BIG)
+    cards: tuple[str, ...] = _f(5, ())
+    decision: int | None = _f(BIG, None)
     id: int | None = _f(BIG, None)
 
 

@@ -48,6 +48,9 @@ class ErrorCode(StrEnum):
     STALE_HAND = "stale_hand"
     """The command's ``hand`` is not the table's current hand number (the latest
     ``hand_start``): a hand already over and replaced, or one not dealt yet."""
+    BAD_CARD = "bad_card"
+    """Five-card draw: a ``draw`` names something that is not a card (``"Ah"``, ``"Td"``...).
+    Nothing was changed."""
     STALE_DECISION = "stale_decision"
     """An ``act`` carrying ``decision``: that decision is not the one open for your seat now
     (already answered, replaced by a new one, or never yours). Nothing was changed."""

@@ -14,6 +14,8 @@ __all__ = [
     "ChatEvent",
     "ClockEvent",
     "CutPrompt",
+    "DrawnEvent",
+    "DrewEvent",
     "Error",
     "HandEnd",
     "HandStart",
@@ -154,6 +156,9 @@ class HandStart(Message):
     stacks: dict[str, Any] = _f(16)
     commitment: str = _f(128, "")
     """Merkle root of the per-position deck commitments, published before the deal."""
+    stub_commit: str | None = _f(128, None)
+    """Five-card draw: the commitment to the order of a new stub (docs/fairness.md),
+    published with ``commitment`` before the cut; absent at hold'em."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -175,7 +180,8 @@ class HoleCards(Message):
     seq: int = _f(BIG)
     hand: int = _f(BIG)
     seat: int = _f(10)
-    cards: tuple[str, ...] = _f(2)
+    cards: tuple[str, ...] = _f(5)
+    """Two at hold'em, five at five-card draw."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,6 +201,38 @@ class ActionEvent(Message):
     allin: bool = False
     rule: str = _f(NAME, "")
     note: str = _f(TEXT, "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrewEvent(Message):
+    """Public, five-card draw: ``seat`` drew ``count`` cards (0: stood pat), as everyone sees
+    at a live table. ``reshuffled``: the stub had run out and that many cards formed a new
+    stub before his draw (the burn card and the earlier discards, never his)."""
+
+    TYPE: ClassVar[str] = "drew"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    count: int = _f(5)
+    reshuffled: int | None = _f(52, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawnEvent(Message):
+    """Five-card draw, right after the ``drew`` of ``seat``: the cards his player discarded,
+    those he received in their place and his five cards now. The cards go to that player
+    only (as a ``hole`` event's); everyone else, spectators and whoever sits there later
+    included, gets this event with empty lists."""
+
+    TYPE: ClassVar[str] = "drawn"
+    table: str = _f(NAME)
+    seq: int = _f(BIG)
+    hand: int = _f(BIG)
+    seat: int = _f(10)
+    discarded: tuple[str, ...] = _f(5, ())
+    received: tuple[str, ...] = _f(5, ())
+    cards: tuple[str, ...] = _f(5, ())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -221,7 +259,7 @@ class ShownEvent(Message):
     seq: int = _f(BIG)
     hand: int = _f(BIG)
     seat: int = _f(10)
-    cards: tuple[str, ...] = _f(2)
+    cards: tuple[str, ...] = _f(5)
     rank: str = _f(NAME, "")
 
 
@@ -303,6 +341,13 @@ class Turn(Message):
     decision: int = _f(BIG, 0)
     """The id of this decision: the same when the same decision is offered again (a
     reconnection), a new, larger one for every new decision of the table."""
+    draw: bool | None = _f(1, None)
+    """Five-card draw: true when the decision is your draw (answer with ``draw``; the
+    betting fields are then 0/false); absent otherwise."""
+    max_discard: int | None = _f(5, None)
+    """Five-card draw, ``draw`` true: the most cards you may discard."""
+    cards: tuple[str, ...] | None = _f(5, None)
+    """Five-card draw, ``draw`` true: the five cards you hold, to name those you discard."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

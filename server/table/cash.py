@@ -41,7 +41,7 @@ from server.cash import (
 )
 from server.cash.moves import waits_for_the_button
 from server.cash.positions import moving_positions
-from server.engine import Hand, HandSetup
+from server.engine import Game, Hand, HandSetup, Structure
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions
 from server.engine.rake import Rake
@@ -56,6 +56,7 @@ __all__ = [
     "CashPolicy",
     "CashState",
     "cash_of",
+    "game_terms",
     "hand_terms",
     "offer",
     "option_terms",
@@ -567,6 +568,15 @@ def offer(t: DealingTable, cash: CashState, seat: int) -> None:
     for watcher in t.watchers.values():
         if watcher.player == player:
             t.notice(watcher.cid, "seat_offered", f"seat {seat} is yours: buy in to take it")
+
+
+def game_terms(t: object) -> tuple[Game, Structure]:
+    """The game a table deals and its betting structure: a cash table's rules say (fpc « LE
+    FIVE-CARD DRAW »: draw); every other table deals no-limit hold'em."""
+    cash = getattr(t, "cash", None)
+    if not isinstance(cash, CashState):
+        return Game.HOLDEM, Structure.NO_LIMIT
+    return cash.rules.game, cash.rules.structure
 
 
 def hand_terms(

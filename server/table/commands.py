@@ -20,7 +20,7 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
-from server.engine import Blinds
+from server.engine import Blinds, parse_card
 from server.engine.positions import Positions
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "CutDeck",
     "Declare",
     "DirectorCommand",
+    "DrawCards",
     "Gone",
     "HoldDeal",
     "HostOrder",
@@ -176,6 +177,18 @@ class Declare:
     decision: int | None = None
     """The decision this answers (``stale_decision`` unless it is the one open for the seat);
     None: as the gesture comes, in turn or out of turn (cdc 9.3)."""
+    ref: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawCards:
+    """Five-card draw: discard these cards (none: stand pat) and be dealt as many."""
+
+    conn: Conn
+    hand: int
+    discard: tuple[int, ...] = ()
+    decision: int | None = None
+    """As :attr:`Declare.decision`: the draw decision this answers."""
     ref: int | None = None
 
 
@@ -358,6 +371,7 @@ ConnCommand = (
     | SitIn
     | CutDeck
     | Declare
+    | DrawCards
     | CallTime
     | UseBank
     | ShowCards
@@ -496,6 +510,14 @@ def from_message(conn: Conn, message: m.Message) -> ConnCommand:
     return build(conn, message, getattr(message, "id", None))
 
 
+def _cards(names: tuple[str, ...], ref: int | None) -> tuple[int, ...]:
+    """The cards a ``draw`` names; ``bad_card`` for a name that is no card."""
+    try:
+        return tuple(parse_card(name) for name in names)
+    except ValueError:
+        raise ProtocolError(ErrorCode.BAD_CARD, "a card is written like Ah or Td", ref) from None
+
+
 _FROM_MESSAGE: dict[type[m.Message], Callable[[Conn, Any, int | None], ConnCommand]] = {
     m.Act: lambda conn, msg, ref: Declare(
         conn=conn,
@@ -506,6 +528,9 @@ _FROM_MESSAGE: dict[type[m.Message], Callable[[Conn, Any, int | None], ConnComma
         chips=msg.chips,
         decision=msg.decision,
         ref=ref,
+    ),
+    m.Draw: lambda conn, msg, ref: DrawCards(
+        conn=conn, hand=msg.hand, discard=_cards(msg.cards, ref), decision=msg.decision, ref=ref
     ),
     m.Cut: lambda conn, msg, ref: CutDeck(conn=conn, hand=msg.hand, position=msg.position, ref=ref),
     m.CallClock: lambda conn, msg, ref: CallTime(conn=conn, hand=msg.hand, ref=ref),

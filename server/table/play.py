@@ -12,6 +12,8 @@ from protocol.errors import ErrorCode, ProtocolError
 from server.engine import (
     Act,
     Blinds,
+    Draw,
+    DrawMenu,
     Form,
     Hand,
     HandSetup,
@@ -30,7 +32,7 @@ from server.engine import events as ev
 from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
 from server.table.cash import cancel_move, hand_terms, option_terms
-from server.table.commands import CallTime, Declare, ShowCards, UseBank
+from server.table.commands import CallTime, Declare, DrawCards, ShowCards, UseBank
 from server.table.core import TableCore
 from server.table.effects import Halted, HandFinished, Resumed
 from server.table.events import Board, ClockEvent, ClockKind, CutPrompt, HandEnd, HandStart, Hole
@@ -277,14 +279,20 @@ class Play(TableCore):
                 self.timers.action = None
                 self.timers.showdown = now + self.config.showdown_seconds
             return
-        menu = hand.menu()
+        menu: Menu | DrawMenu | None = hand.menu()
         if menu is None:
-            runs_offered(self, now, hand)  # the two players all-in may agree to run it twice
-            return
-        seat = int(menu.player)
-        if self.seats[seat].leaving:
+            menu = hand.draw_menu()  # five-card draw: a player's turn to draw
+            if menu is None:
+                runs_offered(self, now, hand)  # the two players all-in may agree to run it twice
+                return
+            if self.seats[int(menu.player)].leaving:
+                # a player leaving the table stands pat: he is not waited for
+                self.after_engine(now, hand.draw(Draw(player=menu.player)))
+                return
+        elif self.seats[int(menu.player)].leaving:
             self.fold_leaver(now)
             return
+        seat = int(menu.player)
         self.offer(now, menu)
         if self.timers.action is None or self.timers.acting != seat:
             self.timers.acting = seat
@@ -329,6 +337,16 @@ class Play(TableCore):
         except ValueError:
             raise ProtocolError(ErrorCode.OUT_OF_RANGE, "unknown verb or form") from None
         events = hand.act(Act(player=str(state.seat), say=say, chips=cmd.chips))
+        self.after_engine(now, events)
+
+    def draw_cards(self, now: float, state: SeatState, cmd: DrawCards) -> None:
+        """Five-card draw: the seat discards ``cmd.discard`` (none: stands pat) and is dealt
+        as many (the engine refuses, changing nothing, anything but the open draw)."""
+        if cmd.decision is not None:
+            self.check_decision(state, cmd.decision)
+        hand = self.betting()
+        events = hand.draw(Draw(player=str(state.seat), discard=cmd.discard))
+        self.timers.acting = -1  # the next player's draw (or bet) gets its own clock
         self.after_engine(now, events)
 
     def call_time(self, now: float, state: SeatState, cmd: CallTime) -> None:
@@ -449,6 +467,14 @@ class Play(TableCore):
         assert hand is not None
         menu = hand.menu()
         if menu is None:
+            drawing = hand.draw_menu()
+            if drawing is not None:
+                # five-card draw: a player whose draw clock runs out stands pat (present or
+                # absent: « Le joueur absent de la table reçoit les cartes »)
+                self.timers.action = None
+                self.timers.acting = -1
+                self.after_engine(now, hand.draw(Draw(player=drawing.player)))
+                return
             if not runs_expired(self, now, hand):
                 self.timers.action = None
             return
@@ -522,16 +548,16 @@ class Play(TableCore):
 
     # ------------------------------------------------------------------ decisions
 
-    def open_decision(self, menu: Menu) -> int:
+    def open_decision(self, menu: Menu | DrawMenu) -> int:
         return self.decisions.open(menu, self.out.seq)
 
-    def offer(self, now: float, menu: Menu) -> None:
+    def offer(self, now: float, menu: Menu | DrawMenu) -> None:
         """Send the ``turn`` of the decision ``menu`` opens, unless it was sent already (a
         declaration recorded out of turn by someone else changes nothing of it)."""
         if self.decisions.to_offer(menu, self.out.seq) is not None:
             self.send_turn(now, menu)
 
-    def send_turn(self, now: float, menu: Menu) -> None:
+    def send_turn(self, now: float, menu: Menu | DrawMenu) -> None:
         """Tell the player to act his legal options (private, unsequenced)."""
         state = self.seats.get(int(menu.player))
         if state is None or state.cid is None:
@@ -539,6 +565,9 @@ class Play(TableCore):
         remaining = self.config.action_seconds
         if self.timers.action is not None and self.timers.acting == int(menu.player):
             remaining = max(0.0, self.timers.action - now)
+        if isinstance(menu, DrawMenu):
+            self.out.send(state.cid, self._draw_turn(menu, remaining))
+            return
         self.out.send(
             state.cid,
             m.Turn(
@@ -557,12 +586,34 @@ class Play(TableCore):
             ),
         )
 
-    def check_decision(self, state: SeatState, decision: int) -> None:
-        """An ``act`` naming ``decision``: refused with ``stale_decision`` unless it is the
-        decision open for this seat now (nothing changes)."""
+    def _draw_turn(self, menu: DrawMenu, remaining: float) -> m.Turn:
+        """The private ``turn`` of a player's draw: his five cards, how many he may discard."""
         hand = self.hand
-        menu = hand.menu() if hand is not None and self.phase is TablePhase.BETTING else None
-        self.decisions.check(menu, state.seat, decision, self.out.seq)
+        assert hand is not None
+        return m.Turn(
+            table=self.table,
+            hand=self.hand_no,
+            seat=int(menu.player),
+            call=0,
+            can_fold=False,
+            remaining_ms=int(remaining * 1000),
+            decision=self.open_decision(menu),
+            draw=True,
+            max_discard=menu.max_discard,
+            cards=tuple(card_name(c) for c in hand.hole[hand.index[menu.player]]),
+        )
+
+    def open_menu(self) -> Menu | DrawMenu | None:
+        """The decision open now: a betting menu, a player's draw, or None."""
+        hand = self.hand
+        if hand is None or self.phase is not TablePhase.BETTING:
+            return None
+        return hand.menu() or hand.draw_menu()
+
+    def check_decision(self, state: SeatState, decision: int) -> None:
+        """An ``act`` or a ``draw`` naming ``decision``: refused with ``stale_decision``
+        unless it is the decision open for this seat now (nothing changes)."""
+        self.decisions.check(self.open_menu(), state.seat, decision, self.out.seq)
 
     # ------------------------------------------------------------------ views
 
@@ -573,7 +624,7 @@ class Play(TableCore):
         menu = state.get("menu")
         hand = self.hand
         if menu is not None and hand is not None:
-            offered = hand.menu()
+            offered = hand.menu() or hand.draw_menu()
             if offered is not None:
                 menu["decision"] = self.open_decision(offered)
         return state

@@ -232,7 +232,9 @@ class Table(Play):
         handler(self, cmd, now)
 
     def _play(
-        self, cmd: c.CutDeck | c.Declare | c.CallTime | c.UseBank | c.ShowCards, now: float
+        self,
+        cmd: c.CutDeck | c.Declare | c.DrawCards | c.CallTime | c.UseBank | c.ShowCards,
+        now: float,
     ) -> None:
         state = self.need_seat(cmd.conn)
         if cmd.hand != self.hand_no:
@@ -248,6 +250,8 @@ class Table(Play):
                 self.cut(now, cmd.position)
             case c.Declare():
                 self.declare(now, state, cmd)
+            case c.DrawCards():
+                self.draw_cards(now, state, cmd)
             case c.CallTime():
                 self.call_time(now, state, cmd)
             case c.UseBank():
@@ -592,6 +596,7 @@ class Table(Play):
         c.SitIn: _sit_out_cmd,
         c.CutDeck: _play,
         c.Declare: _play,
+        c.DrawCards: _play,
         c.CallTime: _play,
         c.UseBank: _play,
         c.ShowCards: _play,

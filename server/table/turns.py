@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from protocol.errors import ErrorCode, ProtocolError
-from server.engine import Menu
+from server.engine import DrawMenu, Menu
 from server.engine import events as ev
 
 __all__ = ["DecisionBook"]
@@ -48,31 +48,36 @@ class DecisionBook:
     def saw(self, events: Iterable[ev.Event]) -> None:
         """Count the moves among engine events that close the decision open before them."""
         for e in events:
-            if isinstance(e, ev.Pending | ev.BoardDealt) or (
+            if isinstance(e, ev.Pending | ev.BoardDealt | ev.Drew) or (
                 isinstance(e, ev.Acted) and not e.out_of_turn
             ):
                 self.steps += 1
 
-    def open(self, menu: Menu, seq: int) -> int:
+    def open(self, menu: Menu | DrawMenu, seq: int) -> int:
         """The id of the decision ``menu`` offers: the current one if nothing changed, else a
-        new one, above every earlier id and at least the table's sequence number ``seq``."""
-        key: DecisionKey = (
-            self.steps,
-            menu.player,
-            menu.call,
-            menu.can_check,
-            menu.can_fold,
-            menu.can_raise,
-            menu.min_raise_to,
-            menu.max_raise_to,
-            menu.pending,
-        )
+        new one, above every earlier id and at least the table's sequence number ``seq``.
+        Five-card draw: a player's draw (a :class:`DrawMenu`) is a decision of its own."""
+        key: DecisionKey
+        if isinstance(menu, DrawMenu):
+            key = (self.steps, menu.player, "draw", menu.max_discard)
+        else:
+            key = (
+                self.steps,
+                menu.player,
+                menu.call,
+                menu.can_check,
+                menu.can_fold,
+                menu.can_raise,
+                menu.min_raise_to,
+                menu.max_raise_to,
+                menu.pending,
+            )
         if key != self.key:
             self.key = key
             self.number = max(self.number + 1, seq)
         return self.number
 
-    def to_offer(self, menu: Menu, seq: int) -> int | None:
+    def to_offer(self, menu: Menu | DrawMenu, seq: int) -> int | None:
         """The id of the decision ``menu`` opens if its ``turn`` is still to be sent (it is
         then counted as sent), else None: a declaration recorded out of turn by someone else
         changes nothing of the decision offered."""
@@ -82,7 +87,7 @@ class DecisionBook:
         self.offered = decision
         return decision
 
-    def check(self, menu: Menu | None, seat: int, decision: int, seq: int) -> None:
+    def check(self, menu: Menu | DrawMenu | None, seat: int, decision: int, seq: int) -> None:
         """An ``act`` of ``seat`` naming ``decision``, ``menu`` the options open now (None:
         no decision is open). Raises ``stale_decision`` unless it is the decision open for
         this seat now; nothing changes either way."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from server.engine import Hand, card_name
+from server.engine import Game, Hand, Structure, card_name
 from server.engine import events as ev
+from server.table.cash import game_terms
 from server.table.cash_views import cash_view
 from server.table.core import TableCore
 from server.table.events import PotView
@@ -58,6 +59,7 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
     cash = cash_view(actor)
     if cash is not None:
         state["cash"] = cash
+    game = _game_view(state, actor)
     state["run_it"] = run_terms(actor)[0]
     state["action_seconds"] = math.ceil(actor.config.action_seconds)
     state["time_call_after"] = math.ceil(actor.config.time_call_after)
@@ -96,6 +98,7 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
                     "by": actor.timers.time_caller,
                     "countdown_ms": actor.profile.time_countdown * 1000,
                 }
+        _draw_view(state, hand, seat, game)
         menu = hand.menu()
         if menu is not None:
             state["to_act"] = int(menu.player)
@@ -110,6 +113,34 @@ def table_view(actor: TableCore, seat: int | None) -> dict[str, Any]:
                     "pending": menu.pending,
                 }
     return state
+
+
+def _game_view(state: dict[str, Any], actor: TableCore) -> Game:
+    """The game and structure a table deals, in its state unless no-limit hold'em (whose
+    snapshots stay as they were)."""
+    game, structure = game_terms(actor)
+    if game is not Game.HOLDEM or structure is not Structure.NO_LIMIT:
+        state["game"] = game.value
+        state["structure"] = structure.value
+    return game
+
+
+def _draw_view(state: dict[str, Any], hand: Hand, seat: int | None, game: Game) -> None:
+    """Five-card draw: the draws made so far (public counts), whose turn it is to draw, and
+    for that player only his draw's menu (his cards are in ``hole``, as they are now)."""
+    if game is not Game.DRAW:
+        return
+    state["drew"] = {e.player: e.count for e in hand.events if isinstance(e, ev.Drew)}
+    drawing = hand.draw_menu()
+    if drawing is None:
+        return
+    state["drawing"] = int(drawing.player)
+    if seat is not None and int(drawing.player) == seat:
+        state["menu"] = {
+            "draw": True,
+            "max_discard": drawing.max_discard,
+            "cards": [card_name(c) for c in hand.hole[hand.index[drawing.player]]],
+        }
 
 
 def pots_view(hand: Hand) -> list[dict[str, Any]]:
