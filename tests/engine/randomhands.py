@@ -304,14 +304,15 @@ def _pokerkit() -> Any:
 
         _pk = pokerkit
         _PK_CARDS.extend(next(iter(pokerkit.Card.parse(card_name(c)))) for c in range(52))
-        _remember_high_hands(pokerkit)
     return _pk
 
 
-def _remember_high_hands(pokerkit: Any) -> None:
+def remember_high_hands() -> None:
     """PokerKit ranks a player's best hand again each time it asks who can still win (about
     20 times a hand, in pure Python: most of a differential test's time). The ranking is a
-    pure function of the cards: remembered, the same answers come twice as fast."""
+    pure function of the cards: remembered, the same answers come twice as fast. For the
+    differential tests only: bench/engine.py times PokerKit as it is."""
+    pokerkit = _pokerkit()
     from pokerkit.hands import StandardHighHand
 
     rank = StandardHighHand.from_game.__func__
