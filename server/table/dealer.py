@@ -12,8 +12,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from server.dealing import Deck, Signer, deal_layout, fairness_fields, hole_openings
+from server.dealing.draw import DrawDeal, Drawn
+from server.engine import HandSetup
 
-__all__ = ["CsprngDealer", "CsprngHand", "Dealer", "DealtHand"]
+__all__ = ["CsprngDealer", "CsprngHand", "Dealer", "DealtHand", "DrawHand"]
 
 
 class DealtHand(Protocol):
@@ -24,7 +26,7 @@ class DealtHand(Protocol):
 
     def cut(self, position: int) -> None: ...
 
-    def hole(self, seat: int) -> tuple[int, int]: ...
+    def hole(self, seat: int) -> tuple[int, ...]: ...
 
     def board(self) -> tuple[int, ...]: ...
 
@@ -43,6 +45,8 @@ class DealtHand(Protocol):
 
 class Dealer(Protocol):
     def new_hand(self, dealt_in: list[int], button: int, max_seats: int) -> DealtHand: ...
+
+    def new_draw_hand(self, dealt_in: list[int], button: int, max_seats: int) -> DrawHand: ...
 
     def sign(self, record: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -107,6 +111,60 @@ class CsprngHand:
         return [o.to_json() for o in openings]
 
 
+class DrawHand:
+    """A five-card draw hand's committed deck as the table deals it: a
+    :class:`~server.dealing.draw.DrawDeal` (the five cards each, the burn card, the stub, a
+    new stub's committed order) under the table's :class:`DealtHand` life: published root
+    and ``stub_commit`` before the cut, the cut, the engine's set-up, the record's fields."""
+
+    def __init__(self, deal: DrawDeal, cutter: int) -> None:
+        self.deal = deal
+        self.root = deal.root_hex
+        self.stub_commit = deal.stub_commit_hex
+        """The commitment to a new stub's order: published with ``root``, before the cut."""
+        self.cutter = cutter
+
+    def cut(self, position: int) -> None:
+        self.deal.cut(position)
+
+    def hole(self, seat: int) -> tuple[int, ...]:
+        return self.deal.hole(seat)
+
+    def board(self) -> tuple[int, ...]:
+        return ()  # five-card draw has no board
+
+    def extra_boards(self, runs: int) -> tuple[tuple[int, ...], ...]:
+        return ()  # one run: no board to run again
+
+    def setup(self, **fields: Any) -> HandSetup:
+        """The engine's set-up of the hand (``game=draw``): the table's ``fields``, the
+        cards from the commitment. Players are the seats as strings, as at hold'em."""
+        return self.deal.hand_setup({str(s): str(s) for s in self.deal.order}, **fields)
+
+    def fairness(
+        self,
+        board_count: int,
+        shown: list[int],
+        runs_dealt: int = 1,
+        run_board_count: int = 0,
+        draws: list[Drawn] | None = None,
+    ) -> dict[str, Any]:
+        """The record's fairness fields (:meth:`DrawDeal.fairness`): ``draws`` in turn
+        (:func:`server.dealing.draw.draws_of`), the seats shown; no board, one run."""
+        return self.deal.fairness(draws or [], shown=shown)
+
+    def hole_proof(self, seat: int) -> list[dict[str, Any]]:
+        """Openings of this seat's own five cards: for that player only."""
+        return self.deal.hole_proof(seat)
+
+    def draw_proof(self, draws: list[Drawn], seat: int) -> list[dict[str, Any]]:
+        """Openings of the cards ``seat`` received at the draw (none: he did not draw or
+        stood pat): for that player only."""
+        if not any(str(d.seat) == str(seat) and d.received for d in draws):
+            return []
+        return self.deal.draw_proof(draws, seat)
+
+
 class CsprngDealer:
     """Fisher-Yates with ``secrets`` (injectable for tests), Ed25519-signed records."""
 
@@ -126,6 +184,14 @@ class CsprngDealer:
         # the player on the dealer's right: before the button, or before a dead button's seat
         cutter = order[-2] if order[-1] == button else order[-1]
         return CsprngHand(deck, order, cutter)
+
+    def new_draw_hand(self, dealt_in: list[int], button: int, max_seats: int) -> DrawHand:
+        """A five-card draw hand (fpc « LE FIVE-CARD DRAW »): a fresh deck and stub seed,
+        the seats dealt in from the button's left; the same cutter as :meth:`new_hand`."""
+        order = _clockwise_after(button, dealt_in, max_seats)
+        deal = DrawDeal.shuffled(order, randbelow=self.randbelow, token_bytes=self.token_bytes)
+        cutter = order[-2] if order[-1] == button else order[-1]
+        return DrawHand(deal, cutter)
 
     def sign(self, record: dict[str, Any]) -> dict[str, Any]:
         return self.signer.sign_record(record)

@@ -30,6 +30,8 @@ __all__ = [
     "ClockEvent",
     "ClockKind",
     "CutPrompt",
+    "Drawn",
+    "Drew",
     "HandEnd",
     "HandStart",
     "Hole",
@@ -135,9 +137,11 @@ class HandStart(TableEvent):
     stacks: tuple[tuple[int, int], ...]
     """(seat, chips) of every seat dealt in, in the order dealt in."""
     commitment: str
+    stub_commit: str | None = None
+    """Five-card draw: the commitment to a new stub's order (None: left out, hold'em)."""
 
     def payload(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "hand": self.hand,
             "button": self.button,
             "small_blind": self.small_blind,
@@ -146,6 +150,9 @@ class HandStart(TableEvent):
             "stacks": _stacks(self.stacks),
             "commitment": self.commitment,
         }
+        if self.stub_commit is not None:
+            data["stub_commit"] = self.stub_commit
+        return data
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -228,6 +235,52 @@ class Board(TableEvent):
             data["run"] = self.run
         if self.pots is not None:
             data["pots"] = [p.payload() for p in self.pots]
+        return data
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Drew(TableEvent):
+    """Five-card draw, public: a seat drew ``count`` cards (0: stood pat)."""
+
+    kind: ClassVar[str] = "drew"
+    hand: int
+    seat: int
+    count: int
+    reshuffled: int | None = None
+    """Cards gathered into a new stub just before this draw (None: left out, none)."""
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"hand": self.hand, "seat": self.seat, "count": self.count}
+        if self.reshuffled is not None:
+            data["reshuffled"] = self.reshuffled
+        return data
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Drawn(TableEvent):
+    """Five-card draw: what a seat's player discarded and received, and his five cards now,
+    shown only to their ``owner`` (as a :class:`Hole`); everyone else gets no cards, and the
+    discards are never shown to anyone else, not even in commentary mode."""
+
+    kind: ClassVar[str] = "drawn"
+    hand: int
+    seat: int
+    discarded: tuple[str, ...]
+    received: tuple[str, ...]
+    cards: tuple[str, ...]
+    owner: str | None = None
+    """The identity of the player who drew (private: stored, never sent; the table sets it)."""
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "hand": self.hand,
+            "seat": self.seat,
+            "discarded": list(self.discarded),
+            "received": list(self.received),
+            "cards": list(self.cards),
+        }
+        if self.owner is not None:
+            data["owner"] = self.owner
         return data
 
 
@@ -334,6 +387,8 @@ EVENT_CLASSES: dict[str, type[TableEvent]] = {
         Hole,
         Action,
         Board,
+        Drew,
+        Drawn,
         Shown,
         Pot,
         HandEnd,

@@ -51,7 +51,13 @@ def render(table: str, owner: bool, seq: int, data: dict[str, Any], kind: str) -
             fields[key] = tuple(value) if isinstance(value, list) else value
     if kind == "hole" and not owner:
         fields["cards"] = ()  # dealt face down: only the owner sees them
+    if kind == "drawn" and not owner:  # five-card draw: his discards and new cards are his
+        fields["discarded"] = fields["received"] = fields["cards"] = ()
     return cls(**fields)
+
+
+_PRIVATE = frozenset({"hole", "drawn"})
+"""The kinds whose cards only their ``owner`` gets (a player identity, never a seat)."""
 
 
 class Outbox:
@@ -90,9 +96,12 @@ class Outbox:
             self._fan_out(live, seq, kind, data)
 
     def _fan_out(self, watchers: list[Watcher], seq: int, kind: str, data: dict[str, Any]) -> None:
-        owner = data.get("owner") if kind == "hole" else None
-        # commentary: a finished hand's hole cards go to the spectators (never a live hand's)
-        finished = self.delayed and (self.live_from is None or seq < self.live_from)
+        owner = data.get("owner") if kind in _PRIVATE else None
+        # commentary: a finished hand's hole cards go to the spectators (never a live hand's;
+        # never anyone's discards at the draw)
+        finished = (
+            kind == "hole" and self.delayed and (self.live_from is None or seq < self.live_from)
+        )
         shared: list[str] = []
         for w in watchers:
             if seq <= w.delivered:

@@ -9,12 +9,14 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
+from server.dealing.draw import draws_of
 from server.engine import (
     Act,
     Blinds,
     Draw,
     DrawMenu,
     Form,
+    Game,
     Hand,
     HandSetup,
     Menu,
@@ -31,11 +33,21 @@ from server.engine import ErrorCode as EngineCode
 from server.engine import events as ev
 from server.engine.positions import Positions
 from server.engine.profile import TimeCallers
-from server.table.cash import cancel_move, hand_terms, option_terms
+from server.table.cash import cancel_move, game_terms, hand_terms, option_terms
 from server.table.commands import CallTime, Declare, DrawCards, ShowCards, UseBank
 from server.table.core import TableCore
+from server.table.dealer import DrawHand
 from server.table.effects import Halted, HandFinished, Resumed
-from server.table.events import Board, ClockEvent, ClockKind, CutPrompt, HandEnd, HandStart, Hole
+from server.table.events import (
+    Board,
+    ClockEvent,
+    ClockKind,
+    CutPrompt,
+    Drawn,
+    HandEnd,
+    HandStart,
+    Hole,
+)
 from server.table.phases import TablePhase, Trigger
 from server.table.record import hand_record
 from server.table.runs import run_terms, runs_expired, runs_offered
@@ -69,7 +81,12 @@ class Play(TableCore):
         self.start_stacks = {s: self.seats[s].stack for s in dealt_in}
         for s in self.seats.values():
             s.bank_at_start = s.time_bank
-        self.dealt = self.dealer.new_hand(dealt_in, positions.button, self.config.max_seats)
+        if game_terms(self)[0] is Game.DRAW:  # fpc « LE FIVE-CARD DRAW »
+            self.dealt = self.dealer.new_draw_hand(
+                dealt_in, positions.button, self.config.max_seats
+            )
+        else:
+            self.dealt = self.dealer.new_hand(dealt_in, positions.button, self.config.max_seats)
         self.dealt.cutter = self._cutter(self.dealt.cutter, dealt_in, positions.button)
         self.goto(Trigger.DEAL)
         self.dealt_in = dealt_in
@@ -91,6 +108,8 @@ class Play(TableCore):
             blinds=(self.blinds.sb, self.blinds.bb, self.blinds.ante),
             stacks=tuple((s, self.seats[s].stack) for s in dealt_in),
             commitment=self.dealt.root,
+            # five-card draw: the order of a new stub is committed with the deck, before the cut
+            stub_commit=self.dealt.stub_commit if isinstance(self.dealt, DrawHand) else None,
         )
         deadline_ms = int(self.config.cut_seconds * 1000)
         cut = CutPrompt(hand=self.hand_no, seat=self.dealt.cutter, deadline_ms=deadline_ms)
@@ -159,7 +178,7 @@ class Play(TableCore):
         dead = self._dead_at_deal(dealt_in)
         posts, rake = hand_terms(self, dealt_in, dead)  # a cash table's seat fees and rake
         runs, agreed = run_terms(self)  # fpc multi-bordes, run it twice
-        setup = HandSetup(
+        fields: dict[str, Any] = dict(
             profile=self.profile,
             blinds=self._hand_blinds(len(dealt_in)),
             seats=tuple(
@@ -176,13 +195,22 @@ class Play(TableCore):
             rake=rake,
             runs=runs,
             runs_agreed=agreed,
-            extra_boards=self.dealt.extra_boards(runs) if runs > 1 else (),
             button=self.positions.button,
             big_blind=self.positions.big_blind,
-            hole={str(s): self.dealt.hole(s) for s in dealt_in},
-            board=self.dealt.board(),
             denominations=self.config.denominations,
         )
+        if isinstance(self.dealt, DrawHand):
+            # five-card draw: the five cards, the burn card, the stub and a new stub's order
+            # all come from the committed deck (server.dealing.draw)
+            setup = self.dealt.setup(structure=game_terms(self)[1], **fields)
+        else:
+            setup = HandSetup(
+                **fields,
+                extra_boards=self.dealt.extra_boards(runs) if runs > 1 else (),
+                hole={str(s): self.dealt.hole(s) for s in dealt_in},
+                board=self.dealt.board(),
+                structure=game_terms(self)[1],
+            )
         setup = replace(setup, option=option_terms(self, setup))  # casino cash: the option
         hand = Hand(setup)
         for s in dealt_in:
@@ -251,7 +279,7 @@ class Play(TableCore):
         assert hand is not None and self.log is not None
         out, notices = self.log.translate(events, lambda p: hand.committed[hand.index[p]])
         for i, e in enumerate(out):
-            if isinstance(e, Hole):
+            if isinstance(e, Hole | Drawn):
                 # addressed to the player dealt in, never to whoever sits there later
                 out[i] = replace(e, owner=self.seats[e.seat].player)
             elif isinstance(e, Board):
@@ -690,12 +718,19 @@ class Play(TableCore):
             state = self.seats.get(seat)
             if state is None:
                 continue
+            openings: dict[str, Any] = {"cards": self.dealt.hole_proof(seat)}
+            if isinstance(self.dealt, DrawHand) and self.hand is not None:
+                # five-card draw: the cards he received at the draw, for him only
+                draws = draws_of(self.hand.events, {p: int(p) for p in self.hand.names})
+                drawn = self.dealt.draw_proof(draws, seat)
+                if drawn:
+                    openings["drawn"] = drawn
             proof = m.HoleProof(
                 table=self.table,
                 hand=self.hand_no,
                 root=record["root"],
                 cut=record["cut"],
-                openings={"cards": self.dealt.hole_proof(seat)},
+                openings=openings,
             )
             for w in self.watchers.values():
                 if w.player == state.player and w.seat == seat:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.dealing.draw import draws_of
 from server.engine import Hand, Street, card_name
+from server.table.cash import game_terms
 from server.table.core import TableCore
+from server.table.dealer import DrawHand
 
 __all__ = ["hand_record"]
 
@@ -32,6 +35,13 @@ def hand_record(t: TableCore, hand: Hand, stacks: dict[int, int]) -> dict[str, A
         **t.log.record(hand.events, board, stacks),
     }
     shown = [int(s) for s in record["shown"]]
+    if isinstance(t.dealt, DrawHand):
+        # five-card draw: the betting structure, and the fairness fields of the draw (the
+        # public draws, the hands shown; never a discard, the burn card or the stub)
+        record["structure"] = game_terms(t)[1].value
+        draws = draws_of(hand.events, {p: int(p) for p in hand.names})
+        record.update(t.dealt.fairness(board_count=0, shown=shown, draws=draws))
+        return t.dealer.sign(record)
     runs = hand.runs
     # fpc multi-bordes, run it twice: the runs dealt are opened, five cards each from a
     # preflop all-in, the turn and river from a flop all-in (the flop stays); nothing else

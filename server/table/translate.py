@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Final
 
 from server.engine import card_name
 from server.engine import events as ev
-from server.table.events import Action, Board, Hole, Pot, Shown, TableEvent
+from server.table.events import Action, Board, Drawn, Drew, Hole, Pot, Shown, TableEvent
 
 __all__ = ["HandLog", "Notice"]
 
@@ -56,6 +56,8 @@ class HandLog:
         """Seats that acted on this street (blinds are posts, not actions)."""
         self.highest = 0
         """The highest total bet of this street."""
+        self.reshuffled: int | None = None
+        """Five-card draw: the cards of a new stub formed just before the next draw."""
 
     def _action(
         self, seat: int, action: str, to: int, added: int, allin: bool, rule: str, note: str
@@ -129,6 +131,9 @@ class HandLog:
                 # pre-actions are private (ONLINE_RULES): only the player hears of them
                 notices.append((int(e.player), f"oot_{e.status}", e.note, e.rule))
                 continue
+            if isinstance(e, ev.StubReshuffled):
+                self.reshuffled = e.count  # said with the draw it comes before (``drew``)
+                continue
             if isinstance(e, ev.RunsOffered):
                 # the two players all-in before the turn may agree to run it twice (run_it)
                 text = f"run the board up to {e.most} times from the {e.street}? (run_it)"
@@ -179,21 +184,41 @@ class HandLog:
         self.stacks[seat] += e.amount
         return self._action(seat, "returned", 0, e.amount, False, "", "uncalled chips returned")
 
-    def _board(self, e: ev.BoardDealt, committed: Callable[[str], int]) -> TableEvent:
-        # the round is over: the folds out of turn of players who still owed an action (a bet
-        # to face, or no action yet this street) took effect when the turn passed them, after
-        # the last action; one by a player who had acted and had nothing more to call takes
-        # effect at his next turn, on the next street (the same chips either way)
+    def _next_street(self, street: str) -> None:
+        """The round is over: the folds out of turn of players who still owed an action (a
+        bet to face, or no action yet this street) took effect when the turn passed them,
+        after the last action; one by a player who had acted and had nothing more to call
+        takes effect at his next turn, on the next street (the same chips either way)."""
         owed = [d for d in self.deferred if d["to"] < self.highest or d["seat"] not in self.acted]
         self.deferred = [d for d in self.deferred if d not in owed]
         owed.sort(key=lambda d: _arc(self.last_actor, d["seat"]))
         self.actions.extend(owed)
         self.acted.clear()
         self.highest = 0
-        self.street = e.street
+        self.street = street
         self.last_actor = self.button  # after the flop, the turn starts left of the button
+
+    def _board(self, e: ev.BoardDealt, committed: Callable[[str], int]) -> TableEvent:
+        self._next_street(e.street)
         cards = tuple(card_name(c) for c in e.cards)
         return Board(hand=self.hand_no, street=e.street, cards=cards)
+
+    def _drew(self, e: ev.Drew, committed: Callable[[str], int]) -> TableEvent:
+        # five-card draw: the first betting round is over with the first draw; the actions
+        # after it are the round of street ``draw`` (first left of the button)
+        if self.street != "draw":
+            self._next_street("draw")
+        reshuffled, self.reshuffled = self.reshuffled, None
+        return Drew(hand=self.hand_no, seat=int(e.player), count=e.count, reshuffled=reshuffled)
+
+    def _draw_dealt(self, e: ev.DrawDealt, committed: Callable[[str], int]) -> TableEvent:
+        return Drawn(
+            hand=self.hand_no,
+            seat=int(e.player),
+            discarded=tuple(card_name(c) for c in e.discarded),
+            received=tuple(card_name(c) for c in e.received),
+            cards=tuple(card_name(c) for c in e.cards),
+        )
 
     def _run(self, e: ev.RunDealt, committed: Callable[[str], int]) -> TableEvent:
         cards = tuple(card_name(c) for c in e.cards)
@@ -277,11 +302,14 @@ class HandLog:
         ev.Returned: _returned,
         ev.BoardDealt: _board,
         ev.RunDealt: _run,
+        ev.Drew: _drew,
+        ev.DrawDealt: _draw_dealt,
         ev.Shown: _shown,
         ev.Mucked: _mucked,
         ev.PotAwarded: _pot,
     }
-    """The table event of each engine event (OutOfTurn: a private notice; FaceUp: none)."""
+    """The table event of each engine event (OutOfTurn: a private notice; FaceUp: none;
+    StubReshuffled: said by the ``drew`` after it)."""
 
 
 _LAP: Final = 100

@@ -26,6 +26,8 @@ from server.table.events import (
     ClockEvent,
     ClockKind,
     CutPrompt,
+    Drawn,
+    Drew,
     HandEnd,
     HandStart,
     Hole,
@@ -80,6 +82,28 @@ SAMPLES: list[tuple[TableEvent, dict[str, Any]]] = [
     (
         Hole(hand=4, seat=2, cards=("Ah", "Kd"), owner="p2"),
         {"hand": 4, "seat": 2, "cards": ["Ah", "Kd"], "owner": "p2"},
+    ),
+    (
+        Drew(hand=4, seat=2, count=3, reshuffled=9),
+        {"hand": 4, "seat": 2, "count": 3, "reshuffled": 9},
+    ),
+    (
+        Drawn(
+            hand=4,
+            seat=2,
+            discarded=("2c",),
+            received=("Ah",),
+            cards=("Ah", "Kd", "Qs", "Jh", "Td"),
+            owner="p2",
+        ),
+        {
+            "hand": 4,
+            "seat": 2,
+            "discarded": ["2c"],
+            "received": ["Ah"],
+            "cards": ["Ah", "Kd", "Qs", "Jh", "Td"],
+            "owner": "p2",
+        },
     ),
     (
         Action(
@@ -156,6 +180,8 @@ def test_every_kind_the_table_emits_has_one_class_and_a_server_message() -> None
         "chat_event",
         "clock_event",
         "cut_prompt",
+        "drawn",
+        "drew",
         "hand_end",
         "hand_start",
         "hole",
