@@ -581,10 +581,13 @@ class Gateway:
         cash = check_create(message)
         room = room_for_new_table(self, message)
         season = (
-            self.capital.new_table(conn.member, message.season, message.game)
+            self.capital.new_table(conn.member, message.season, message.game, message.structure)
             if message.season
             else None
         )
+        if season and cash is not None:
+            # a season's table deals the season's game and structure (league_service.capital)
+            cash |= {k: season[k] for k in ("game", "structure") if k in season}
         if not self.guard.tables.take(conn.address, self.clock.now()):
             raise ProtocolError(
                 ErrorCode.TABLE_LIMIT, "too many tables created from your address: try later"

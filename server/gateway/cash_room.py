@@ -22,8 +22,9 @@ from typing import Protocol
 
 from protocol import ErrorCode, ProtocolError, encode
 from protocol import messages as m
-from server.cash import CashRules, Ledger, Refusal
+from server.cash import CashRules, Ledger, Refusal, game_refusal
 from server.cash.moves import MoveKind, balance_pick, move_terms, next_after_big_blind
+from server.engine import Game
 from server.gateway.connection import Connection
 from server.gateway.host_orders import host_message
 from server.store import Store
@@ -99,6 +100,9 @@ def room_listing(g: RoomHost, actor: TableActor) -> dict[str, object]:
                 "max_buy_in": _rules(a).max_buyin,
                 "players": len(a.seats),
                 "max_seats": a.config.max_seats,
+                # « Les caves sont spécifiques à chaque jeu »: where a player may change to
+                "game": _rules(a).game.value,
+                "structure": _rules(a).structure.value,
             }
             for a in sorted(tables, key=lambda a: a.table)
         ],
@@ -110,9 +114,15 @@ def room_for_new_table(g: RoomHost, message: m.CreateTable) -> str | None:
     if not message.room:
         return None
     claims = g.auth.verify(message.room, "host")
-    room = room_of(g.table_actor(str(claims.get("t"))))
-    if room is None or message.game != "cash":
+    host = g.table_actor(str(claims.get("t")))
+    room = room_of(host)
+    if room is None or message.game not in ("cash", "draw"):
         raise ProtocolError(Refusal.ROOM.value, "a room holds cash tables only")
+    game = Game.DRAW if message.game == "draw" else Game.HOLDEM
+    if _rules(host).game is not game:  # fpc: « Les caves sont spécifiques à chaque jeu »
+        raise ProtocolError(
+            Refusal.GAME.value, f"this room deals {_rules(host).game.value}: its tables too"
+        )
     return room
 
 
@@ -127,6 +137,9 @@ def _target(g: RoomHost, source: TableActor, name: str) -> TableActor:
     room = room_of(source)
     if room is None or target is source or room_of(target) != room:
         raise ProtocolError(Refusal.ROOM.value, "not another cash table of this room")
+    if (refusal := game_refusal(_rules(source), _rules(target))) is not None:
+        code, why = refusal  # chips bought for one game are never played at another
+        raise ProtocolError(code.value, why)
     return target
 
 
@@ -196,7 +209,11 @@ def _balance(g: RoomHost, source: TableActor, who: tc.Conn, ref: int | None) -> 
     """casino cash: « on déplacera le ou les prochains joueurs après la grosse blind de la
     table comprenant le plus de joueurs »."""
     room = room_of(source)
-    tables = {a.table: a for a in g.tables.values() if room_of(a) == room}
+    tables = {  # within the game of this table (« Les caves sont spécifiques à chaque jeu »)
+        a.table: a
+        for a in g.tables.values()
+        if room_of(a) == room and game_refusal(_rules(source), _rules(a)) is None
+    }
     counts = {name: len(_movable(a)) for name, a in tables.items()}
     free = {name: a.config.max_seats - len(a.seats) for name, a in tables.items()}
     plan = balance_pick(counts, free)

@@ -9,7 +9,7 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ErrorCode, ProtocolError
-from server.cash import cash_rules
+from server.cash import CashError, cash_rules, cash_terms
 from server.table.cash import CashState, short_seats
 from server.table.core import TableCore
 
@@ -17,12 +17,19 @@ __all__ = ["cash_settings", "cash_view"]
 
 
 def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
-    """The cash settings of a table a client creates (``game: cash``), checked against the
-    profile's cash rules; ``None`` for a friends table. Raises ``out_of_range``."""
+    """The cash settings of a table a client creates (``game: cash``, or ``draw``: a cash
+    table of five-card draw, fpc « LE FIVE-CARD DRAW »), checked against the profile's cash
+    rules; ``None`` for a friends table. Raises ``out_of_range``, ``cash.game`` /
+    ``cash.structure`` (:func:`server.cash.cash_terms`), and ``out_of_range`` for more seats
+    than the game seats (fpc draw: « de 2 joueurs (minimum) à 6 joueurs (maximum) »)."""
     if message.game == "friends":
         return None
-    if message.game != "cash":
-        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "game: friends or cash")
+    if message.game not in ("cash", "draw"):
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, "game: friends, cash or draw")
+    try:
+        terms = cash_terms("draw" if message.game == "draw" else "", message.structure)
+    except CashError as exc:
+        raise ProtocolError(exc.code.value, exc.message) from None
     changes: dict[str, Any] = {
         "runs": message.run_it,
         "rake_permille": message.rake_permille,
@@ -36,10 +43,13 @@ def cash_settings(message: m.CreateTable) -> dict[str, Any] | None:
         changes["min_buyin"] = message.min_buy_in
     if message.max_buy_in is not None:
         changes["max_buyin"] = message.max_buy_in
+    changes |= terms.changes()  # none at hold'em no-limit: its settings are as they were
     try:
-        cash_rules(message.profile, sb=message.sb, bb=message.bb, **changes)
+        rules = cash_rules(message.profile, sb=message.sb, bb=message.bb, **changes)
     except (ValueError, TypeError) as exc:
         raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"cash table: {exc}") from None
+    if (refusal := rules.seats_refusal(message.max_seats)) is not None:
+        raise ProtocolError(ErrorCode.OUT_OF_RANGE, f"cash table: {refusal}")
     return changes
 
 
