@@ -22,8 +22,9 @@ __all__ = ["main", "run_session"]
 
 
 def run_session(session: Session) -> dict[str, Any]:
-    """Play a parsed session (a tournament table or a cash table); the spec's output."""
-    if session.game == "cash":
+    """Play a parsed session (a tournament table, a cash table, a cash table of five-card
+    draw); the spec's output."""
+    if session.game in ("cash", "draw"):  # draw: a cash table of five-card draw
         return CashSessionRun(session).run()
     return SessionRun(session).run()
 

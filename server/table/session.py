@@ -22,14 +22,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from protocol import decode_server
 from protocol import messages as m
+from protocol.draw import SEED_BYTES
 from server.dealing import Deck, Signer, deal_layout
+from server.dealing.draw import DrawDeal, draw_layout
 from server.engine import Hand, card_name, load_profile
 from server.engine import events as ev
 from server.engine.positions import Positions, first_positions, next_positions
 from server.engine.replay import ScenarioError, input_result
 from server.table import commands as c
 from server.table.config import TableConfig
-from server.table.dealer import CsprngDealer, CsprngHand
+from server.table.dealer import CsprngDealer, CsprngHand, DrawHand
 from server.table.effects import Deliver, Effect, ReportHand
 from server.table.phases import TablePhase
 from server.table.session_steps import (
@@ -62,6 +64,11 @@ class _ScriptedHand(CsprngHand):
         self.deck.apply_cut(0)  # the order was laid out for a cut at 0 (cards are scripted)
 
 
+class _ScriptedDrawHand(DrawHand):
+    def cut(self, position: int) -> None:
+        self.deal.cut(0)  # the order was laid out for a cut at 0 (cards are scripted)
+
+
 class SessionDealer(CsprngDealer):
     """Deals the next hand's scripted cards (``plan``), random cards elsewhere."""
 
@@ -73,6 +80,8 @@ class SessionDealer(CsprngDealer):
         self.board: tuple[int, ...] = ()
         self.runs: tuple[tuple[int, ...], ...] = ()
         """The boards of the runs after the first (the session's ``boards[1:]``)."""
+        self.stub: tuple[int, ...] = ()
+        """Five-card draw: the cards the draw deals from, in order (the session's ``stub``)."""
 
     def new_hand(self, dealt_in: list[int], button: int, max_seats: int) -> CsprngHand:
         base = super().new_hand(dealt_in, button, max_seats)
@@ -94,6 +103,25 @@ class SessionDealer(CsprngDealer):
         order = [slots[p] if p in slots else rest.pop() for p in range(52)]
         deck = Deck(order=order, salts=[self.rng.randbytes(16) for _ in range(52)])
         return _ScriptedHand(deck, base.order, base.cutter)
+
+    def new_draw_hand(self, dealt_in: list[int], button: int, max_seats: int) -> DrawHand:
+        """A five-card draw hand dealing the scripted five cards each and ``stub`` from a
+        real committed deck (random cards elsewhere, a random stub seed), cut at 0."""
+        base = super().new_draw_hand(dealt_in, button, max_seats)
+        order = [int(s) for s in base.deal.order]
+        layout = draw_layout(len(order))
+        slots: dict[int, int] = {}
+        for i, seat in enumerate(order):
+            slots.update(zip(layout.hole[i], self.hole.get(seat, ()), strict=False))
+        slots.update(zip(layout.stub, self.stub, strict=False))
+        rest = [card for card in range(52) if card not in set(slots.values())]
+        self.rng.shuffle(rest)
+        deck = Deck(
+            order=[slots[p] if p in slots else rest.pop() for p in range(52)],
+            salts=[self.rng.randbytes(16) for _ in range(52)],
+        )
+        deal = DrawDeal(deck, order, self.rng.randbytes(SEED_BYTES))
+        return _ScriptedDrawHand(deal, base.cutter)
 
 
 class _Refused(Exception):
@@ -315,6 +343,9 @@ class SessionRun:
                     "rule": error.rule or ""}  # fmt: skip
         if kind in ("show", "muck"):
             return {"player": name, "accepted": True, "action": kind}
+        if kind == "draw":  # five-card draw, as the hand format says a draw result
+            return {"player": name, "accepted": True, "action": "draw",
+                    "count": len(payload.discard)}  # fmt: skip
         out = input_result(hand, str(state.seat), list(hand.events[count:]))
         return {**out, "player": name}
 
@@ -322,6 +353,8 @@ class SessionRun:
         hand_no = self.table.hand_no
         if kind in ("show", "muck"):
             return c.ShowCards(conn=conn, hand=hand_no, show=kind == "show")
+        if kind == "draw":
+            return c.DrawCards(conn=conn, hand=hand_no, discard=payload.discard)
         say = payload.say
         return c.Declare(
             conn=conn,

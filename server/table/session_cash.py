@@ -43,6 +43,10 @@ def _changes(session: Session) -> dict[str, Any]:
     if percent:
         changes["rake_permille"], changes["rake_cap"] = percent * 10, cap
     changes["runs"] = session.run_it
+    if session.game == "draw":  # fpc « LE FIVE-CARD DRAW »: the game is part of the terms
+        changes["game"] = "draw"
+        if session.structure:
+            changes["structure"] = session.structure
     return changes
 
 
@@ -131,6 +135,7 @@ class CashSessionRun(SessionRun):
         self.dealer.hole = {seat_of[name]: cards for name, cards in step.hole.items()}
         self.dealer.board = step.boards[0]
         self.dealer.runs = step.boards[1:]
+        self.dealer.stub = step.stub
         if step.seed is not None:
             self.dealer.rng.seed(step.seed)
         hand_no = t.hand_no
@@ -156,6 +161,16 @@ class CashSessionRun(SessionRun):
         out["rake"] = sum(e.rake for e in hand.events if isinstance(e, ev.PotAwarded))
         out["runs"] = hand.runs
         out["boards"] = [[card_name(card) for card in board] for board in hand.boards()]
+        if self.session.game == "draw":  # each player's five cards at the end, the draws
+            out["holes"] = {
+                names[int(p)]: [card_name(x) for x in cs]
+                for p, cs in zip(hand.names, hand.hole, strict=True)
+            }
+            out["draws"] = [
+                {"player": names[int(e.player)], "count": e.count}
+                for e in hand.events
+                if isinstance(e, ev.Drew)
+            ]
         return out
 
     def _next_deadline(self) -> None:

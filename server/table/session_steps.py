@@ -39,11 +39,15 @@ __all__ = [
     "parse_session",
 ]
 
-_TOP = {"profile", "game", "table", "denominations", "button", "steps", "capital", "seed"}
+_TOP = {
+    "profile", "game", "structure", "table", "denominations", "button", "steps", "capital", "seed",
+}  # fmt: skip
 _TABLE = {"seats", "blinds", "buy_in", "rake", "run_it"}
 _BLINDS = {"sb", "bb", "ante", "ante_format"}
-_HAND = {"hole", "board", "boards", "inputs", "runs", "seed"}
-GAMES = ("tournament", "cash")
+_HAND = {"hole", "board", "boards", "stub", "inputs", "runs", "seed"}
+GAMES = ("tournament", "cash", "draw")
+"""``draw``: a cash table of five-card draw (fpc « LE FIVE-CARD DRAW »)."""
+STRUCTURES = ("no_limit", "pot_limit")
 
 Input = tuple[str, Any]
 """One input of a hand, as :func:`server.engine.replay.parse_input` returns it."""
@@ -104,6 +108,8 @@ class DealHand:
     inputs: tuple[Input, ...]
     runs: int = 1
     seed: int | None = None
+    stub: tuple[int, ...] = ()
+    """Five-card draw: the cards the draw deals from, in order (the rest at random)."""
 
 
 Step = Sit | Away | Back | Rebuy | Leave | Queue | Refuse | Clock | DealHand
@@ -123,6 +129,8 @@ class Session:
     rake: tuple[int, int] = (0, 0)
     run_it: int = 1
     capital: Mapping[str, int] | None = None
+    structure: str = ""
+    """Five-card draw: ``no_limit`` or ``pot_limit`` (empty: the rules' default)."""
 
 
 def _name(obj: Mapping[str, Any], what: str) -> str:
@@ -163,8 +171,11 @@ def _sit(data: Any, game: str) -> Sit:
                buy_in=integer(s["buy_in"], "sit.buy_in", 1), wait_for_bb=wait)  # fmt: skip
 
 
-def _hand(data: Any) -> DealHand:
+def _hand(data: Any, game: str) -> DealHand:
     h = fields(data, _HAND, "hand")
+    if game == "draw":
+        return _draw_hand(h)
+    need("stub" not in h, "hand.stub is for five-card draw only")
     hole_in = h.get("hole", {})
     need(isinstance(hole_in, dict), "hand.hole: an object of player names")
     hole: dict[str, tuple[int, ...]] = {}
@@ -199,6 +210,30 @@ def _hand(data: Any) -> DealHand:
     )
 
 
+def _draw_hand(h: Mapping[str, Any]) -> DealHand:
+    """A hand of five-card draw: up to five cards of ``hole`` each, no board, a ``stub`` the
+    draw deals from (the rest at random), inputs that may be draws."""
+    need("board" not in h and "boards" not in h, "five-card draw has no board")
+    hole_in = h.get("hole", {})
+    need(isinstance(hole_in, dict), "hand.hole: an object of player names")
+    hole = {name: tuple(parse_cards(cs, f"hole[{name}]")) for name, cs in hole_in.items()}
+    need(all(len(cs) <= 5 for cs in hole.values()), "hand.hole: at most five cards each")
+    stub = tuple(parse_cards(h.get("stub", []), "stub"))
+    used = [c for cs in hole.values() for c in cs] + list(stub)
+    need(len(set(used)) == len(used), "a card is given twice")
+    raw_inputs = h.get("inputs", [])
+    need(isinstance(raw_inputs, list), "hand.inputs must be a list")
+    need(integer(h.get("runs", 1), "hand.runs", 1) == 1, "five-card draw deals one run")
+    seed = h.get("seed")
+    return DealHand(
+        hole=hole,
+        boards=((),),
+        stub=stub,
+        inputs=tuple(parse_input(entry) for entry in raw_inputs),
+        seed=None if seed is None else integer(seed, "hand.seed"),
+    )
+
+
 def _named(kind: type[Away | Back | Leave | Queue | Refuse], data: Any, key: str) -> Step:
     return kind(_name(fields(data, {"name"}, key), key))
 
@@ -214,7 +249,7 @@ def _step(entry: Any, game: str) -> Step:
     if key == "sit":
         return _sit(data, game)
     if key == "hand":
-        return _hand(data)
+        return _hand(data, game)
     if key == "rebuy":
         r = fields(data, {"name", "amount"}, "rebuy")
         return Rebuy(_name(r, "rebuy"), integer(r.get("amount"), "rebuy.amount", 1))
@@ -248,7 +283,10 @@ def parse_session(data: Any) -> Session:
     for key in ("profile", "game", "table", "button", "steps"):
         need(key in top, f"missing field {key!r}")
     need(top["profile"] in PROFILE_IDS, f"unknown profile {top['profile']!r}")
-    need(top["game"] in GAMES, f"unknown game {top['game']!r} (tournament or cash)")
+    need(top["game"] in GAMES, f"unknown game {top['game']!r} (tournament, cash or draw)")
+    structure = top.get("structure", "")
+    need(structure in ("", *STRUCTURES), f"unknown structure {structure!r}")
+    need(not structure or top["game"] == "draw", "structure is for five-card draw sessions")
     t = fields(top["table"], _TABLE, "table")
     need("blinds" in t, "table.blinds is missing")
     seats = integer(t.get("seats", 9), "table.seats", 2)
@@ -279,4 +317,5 @@ def parse_session(data: Any) -> Session:
         rake=rake,
         run_it=run_it,
         capital=capital,
+        structure=str(structure),
     )
