@@ -4,6 +4,7 @@
 // A all-in; each key puts the focus on its control, Enter or Space confirms.
 import { cardNode } from "./cards.js";
 import { $, show } from "./dom.js";
+import { drawsNow, renderDraw, setupDraw } from "./draw.js";
 import { inHand, maxBet, myStack } from "./events.js";
 import { fmt, t } from "./i18n.js";
 import { command } from "./net.js";
@@ -94,7 +95,7 @@ function renderActions(s, c) {
 function preAllowed(tb) {
   return (
     tb.you !== null && tb.phase === "betting" && tb.dealt.has(tb.you) && !tb.folded.has(tb.you) &&
-    !tb.allin.has(tb.you) && tb.toAct !== null && tb.toAct !== tb.you
+    !tb.allin.has(tb.you) && tb.toAct !== null && tb.toAct !== tb.you && !drawsNow(tb, tb.toAct)
   );
 }
 
@@ -162,8 +163,11 @@ export function renderTime(s) {
 export function renderControls() {
   const s = store.state;
   const tb = s.t;
-  const c = myChoices(tb);
+  const open = myChoices(tb);
+  // (five-card draw: our draw is a decision of its own, in draw.js's panel)
+  const c = open && open.draw ? null : open;
   renderMeLine(s);
+  renderDraw(s, open);
   show($("cut-panel"), tb.cut && tb.cut.seat === tb.you && tb.phase === "cut" && tb.you !== null);
   if (tb.cut && !s.ui.cutSet) {
     $("cut-at").value = String(tb.cut.at);
@@ -174,17 +178,17 @@ export function renderControls() {
   renderPre(tb, c);
   renderTalk(s, c, inHand(tb));
   renderMisc(s, c);
-  if (c && !s.ui.wasMyTurn) bringControlsIntoView();
-  s.ui.wasMyTurn = Boolean(c);
+  if (open && !s.ui.wasMyTurn) bringControlsIntoView(open.draw ? "draw-panel" : "actions");
+  s.ui.wasMyTurn = Boolean(open);
 }
 
 // Our turn came while the page was scrolled (to the log, on a phone): the controls come back
 // into view, unless the player is typing somewhere.
-function bringControlsIntoView() {
+function bringControlsIntoView(id) {
   const active = document.activeElement;
   if (active && ["INPUT", "TEXTAREA", "SELECT"].includes(active.tagName)) return;
-  const box = $("actions").getBoundingClientRect();
-  if (box.top < 0 || box.bottom > window.innerHeight) $("actions").scrollIntoView({ block: "nearest" });
+  const box = $(id).getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) $(id).scrollIntoView({ block: "nearest" });
 }
 
 // ------------------------------------------------------------------ pre-actions
@@ -273,6 +277,7 @@ function onKey(event) {
 }
 
 export function setupControls() {
+  setupDraw();
   $("fold").addEventListener("click", () => act({ verb: "fold" }));
   $("check").addEventListener("click", () => act({ verb: "check" }));
   $("call").addEventListener("click", () => act({ verb: "call" }));

@@ -1,6 +1,7 @@
 // The table as the server tells it: a snapshot replaces everything, then each table event
 // (in seq order) and each private message changes the store's table `t`. Nothing here
 // computes a rule: pots, options and amounts are the server's (docs/protocol.md).
+import { DRAW_EVENTS, drawBegins, drawHandStart, drawSnapshot } from "./draw.js";
 import { checkHoleProof } from "./fairness.js";
 import { say, ruled, timeRuling } from "./log.js";
 import { optionDealt, optionTaken } from "./option.js";
@@ -107,6 +108,7 @@ export function applySnapshot(msg) {
   t.toAct = st.to_act ?? null;
   if (st.menu && t.you !== null) takeTurn(t, { ...st.menu, seat: t.you, hand: st.hand });
   else t.turn = null;
+  drawSnapshot(t, st); // five-card draw: the game, the draws, whose draw it is
   t.clock = null;
   // the Time called on the player to act (cdc 3.5): by whom, and its countdown
   const called = st.time_called;
@@ -205,6 +207,7 @@ export const EVENTS = {
       awards: [], turn: null, acted: null, toAct: null, clock: null, cut: null, pre: null, showable: false,
       ruling: null, tray: [], bustedMe: false, timeCalled: false, timeCall: null,
     });
+    drawHandStart(t);
     optionDealt(t, msg); // an entry in option ends once dealt in (casino cash)
     t.proofs[msg.hand] = { commitment: msg.commitment }; // a new server may reuse numbers
     saveProofs(t);
@@ -329,12 +332,14 @@ export const EVENTS = {
   chat_event(t, msg) {
     say("chat", msg);
   },
+  ...DRAW_EVENTS, // five-card draw: drew, drawn
 };
 
 // Private messages (no seq).
 export const PRIVATE = {
   turn(t, msg) {
     if (msg.hand !== t.hand) return;
+    if (msg.draw) drawBegins(t); // our draw: the first round's bets are in the pot
     takeTurn(t, msg);
     t.toAct = msg.seat;
     t.phase = "betting";

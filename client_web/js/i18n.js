@@ -5,6 +5,7 @@ import { KEY, store } from "./store.js";
 import { ACCOUNT_EN, ACCOUNT_FR } from "./words_account.js";
 import { EN } from "./words_en.js";
 import { CASH_EN, CASH_FR } from "./words_cash.js";
+import { DRAW_EN, DRAW_FR } from "./words_draw.js";
 import { FAIR_EN, FAIR_FR } from "./words_fair.js";
 import { FR } from "./words_fr.js";
 import { LEAGUE_EN, LEAGUE_FR } from "./words_league.js";
@@ -15,8 +16,8 @@ const merge = (base, ...more) => ({
 });
 
 export const WORDS = {
-  en: merge(EN, FAIR_EN, ACCOUNT_EN, LEAGUE_EN, CASH_EN),
-  fr: merge(FR, FAIR_FR, ACCOUNT_FR, LEAGUE_FR, CASH_FR),
+  en: merge(EN, FAIR_EN, ACCOUNT_EN, LEAGUE_EN, CASH_EN, DRAW_EN),
+  fr: merge(FR, FAIR_FR, ACCOUNT_FR, LEAGUE_FR, CASH_FR, DRAW_FR),
 };
 
 export const lang = () => store.state.lang;

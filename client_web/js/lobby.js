@@ -42,13 +42,17 @@ export function renderLobby() {
 
 // ------------------------------------------------------------------ a cash table's fields
 
-const isCash = () => $("c-game").value === "cash";
+// (five-card draw is dealt at cash tables only: its form is the cash form, with a structure)
+const isCash = () => ["cash", "draw"].includes($("c-game").value);
+const isDrawGame = () => $("c-game").value === "draw";
 const blindsChosen = () => $("c-blinds").value.split("/").map(Number);
 
 // The server's defaults (server/cash/rules.py): the casino's 20 and 100 big blinds by
 // multiples of the small blind; fpc's 500 to 5,000, 5,000 a session, no rake.
 function cashDefaults() {
   const [sb, bb] = blindsChosen();
+  // fpc « LE FIVE-CARD DRAW »: « La cave est de 5 000 jetons », one amount
+  if ($("c-profile").value === "fpc" && isDrawGame()) return { min: 5000, max: 5000, cap: 5000, sb: 50, fpc: true };
   if ($("c-profile").value === "fpc") return { min: 500, max: 5000, cap: 5000, sb: 25, fpc: true };
   return { min: 20 * bb, max: 100 * bb, sb, fpc: false };
 }
@@ -63,6 +67,7 @@ function renderCashFields() {
     ? cashWords[profile] || cashWords.other
     : words().profiles[profile] || "";
   $("c-cash").hidden = !cash;
+  $("c-structure-box").hidden = !isDrawGame();
   $("c-stack-box").hidden = cash; // a cash table has buy-ins, not a starting stack
   if (!cash) return;
   const d = cashDefaults();
@@ -136,9 +141,11 @@ function lobbyCreate() {
     action_seconds: Math.max(1, Math.min(3600, Number($("c-clock").value) || 30)),
     approval: $("c-approval").checked,
   };
-  if ($("c-game").value === "cash") {
-    // a cash table (docs/cash.md): buy-ins within the limits, 20 and 100 big blinds by default
-    message.game = "cash";
+  if (isCash()) {
+    // a cash table (docs/cash.md): buy-ins within the limits, 20 and 100 big blinds by default;
+    // five-card draw (docs/protocol.md "Five-card draw") with its structure
+    message.game = $("c-game").value;
+    if (isDrawGame() && $("c-structure").value !== "no_limit") message.structure = $("c-structure").value;
     if ($("c-min").value) message.min_buy_in = Number($("c-min").value);
     if ($("c-max").value) message.max_buy_in = Number($("c-max").value);
     if (!$("c-rake-box").hidden) {

@@ -80,6 +80,13 @@ export function timeRuling(m) {
   return t("clockTimeBy").replace("%c", nameOf(m.by)).replace("%p", nameOf(m.seat)).replace("%s", secs(m.remaining_ms));
 }
 
+// Five-card draw: "Ana drew 2 cards", « Ana est servi » (the count everyone sees).
+function drewLine(m) {
+  const key = !m.count ? "stoodPatLog" : m.count === 1 ? "drewLog1" : "drewLog";
+  const text = t(key).replace("%p", nameOf(m.seat)).replace("%n", m.count);
+  return m.reshuffled ? text + t("reshuffledLog").replace("%n", m.reshuffled) : text;
+}
+
 // A voice's line: its badge (words of the page, never of the message) and its words.
 function voiceItem(msg, cls) {
   const item = el("li", cls);
@@ -102,6 +109,7 @@ const LINES = {
   cut_prompt: (m) => [() => `${nameOf(m.seat)} ${t("cutPrompt")}`],
   action: (m) => [() => describeAction(m), ruled(m) ? "rule act" : "act"],
   board: (m) => [() => `${words().streets[m.street] || m.street}: ${cardsText(m.cards)}`, "hand"],
+  drew: (m) => [() => drewLine(m), "act drew"],
   shown: (m) => [() => `${nameOf(m.seat)} ${t("shows")} ${cardsText(m.cards)}${m.rank ? ` (${rankName(m.rank, store.state.lang)})` : ""}`],
   pot: (m) => [() => `${potName(m.index, m.run)} ${fmt(m.amount)}: ` +
     m.winners.map((w, i) => `${nameOf(w)} ${t("wins")} ${fmt(m.shares[i])}`).join(", "), "win"],

@@ -74,7 +74,13 @@ export function freshTable(name) {
     dead: new Set(), // seats absent at the deal: a dead hand, not dealt in
     allin: new Set(),
     cards: {}, // seat -> [] face down, or the cards shown
-    hole: [],
+    hole: [], // our cards: two, five at five-card draw
+    game: "holdem", // "draw": five-card draw (draw.js), and its structure
+    structure: "no_limit",
+    drew: {}, // seat -> cards drawn this hand (0: stood pat)
+    drawPhase: false, // the draw is underway (or done) in this hand
+    discard: [], // our cards marked to throw away, at our draw
+    received: [], // the cards our draw brought
     awards: [], // pot events of this hand
     turn: null, // our options (turn, or the snapshot's menu) and their decision key
     turnNo: 0, // counts our decisions (for people and tests following the page)

@@ -6,6 +6,7 @@
 import { cardNode } from "./cards.js";
 import { openBuyIn, submitBuyIn } from "./cash_forms.js";
 import { $, button, el } from "./dom.js";
+import { drawsNow, drewTag, isDraw } from "./draw.js";
 import { inHand } from "./events.js";
 import { colon, fmt, potName, t } from "./i18n.js";
 import { nameOf } from "./log.js";
@@ -17,7 +18,9 @@ export function renderHeader(s) {
   const cfg = s.t.config;
   if (!cfg) return;
   const [sb, bb, ante] = cfg.blinds;
-  const info = `${cfg.profile} · ${fmt(sb)}/${fmt(bb)}${ante ? ` (ante ${fmt(ante)})` : ""}` +
+  // five-card draw says so (and pot limit), a hold'em table as it always did
+  const game = isDraw(s.t) ? `${t("drawGame")} · ${s.t.structure === "pot_limit" ? `${t("potLimit")} · ` : ""}` : "";
+  const info = `${cfg.profile} · ${game}${fmt(sb)}/${fmt(bb)}${ante ? ` (ante ${fmt(ante)})` : ""}` +
     (s.t.hand ? ` · ${t("handNo")} ${s.t.hand}` : "");
   if (s.mode === "table") {
     $("title").textContent = cfg.name;
@@ -96,9 +99,11 @@ function seatNode(s, n) {
   box.dataset.player = x.player;
   box.dataset.stack = String(x.stack);
   const acting = n === tb.toAct && tb.phase === "betting";
+  const drawing = acting && drawsNow(tb, n);
   const you = n === tb.you;
   box.classList.toggle("you", you);
   box.classList.toggle("acting", acting);
+  box.classList.toggle("drawing", drawing);
   box.classList.toggle("folded", tb.folded.has(n));
   box.classList.toggle("away", !x.connected);
   box.classList.toggle("busted", Boolean(x.busted));
@@ -107,14 +112,14 @@ function seatNode(s, n) {
   const cards = tb.cards[n];
   // others' cards above their seat (face down, or shown); ours are in the dock
   if (cards && !tb.folded.has(n) && !you) {
-    const row = el("div", "cards");
+    const row = el("div", isDraw(tb) ? "cards five" : "cards");
     if (cards.length) {
       row.append(...cards.map((card) => {
         const node = cardNode(card);
         node.classList.add("face");
         return node;
       }));
-    } else row.append(cardNode(null), cardNode(null));
+    } else row.append(...Array.from({ length: isDraw(tb) ? 5 : 2 }, () => cardNode(null)));
     box.append(row);
   }
   const name = el("div", "player", x.player);
@@ -128,6 +133,13 @@ function seatNode(s, n) {
   box.append(line);
   const tags = seatTags(tb, n, x);
   if (tags.length) box.append(el("div", "tags", tags.join(" · ")));
+  // five-card draw: how many cards the seat drew, as everyone sees at a live table (a line
+  // of its own, wrapped on a narrow seat rather than cut)
+  if (isDraw(tb) && tb.drew[n] !== undefined && inHand(tb) && !tb.folded.has(n)) {
+    const drew = el("div", "drew", drewTag(tb.drew[n]));
+    drew.dataset.count = String(tb.drew[n]);
+    box.append(drew);
+  }
   if (acting) {
     const timer = el("div", "timer seat-timer");
     timer.append(el("span", "bar"), el("span", "secs"));
@@ -166,7 +178,8 @@ function renderCenter(s) {
   const tb = s.t;
   const live = inHand(tb);
   const board = [...tb.board];
-  if (tb.config && (live || board.length)) while (board.length < 5) board.push("");
+  // (five-card draw has no board: the middle is the pot and whose turn it is)
+  if (tb.config && (live || board.length) && !isDraw(tb)) while (board.length < 5) board.push("");
   $("board").replaceChildren(...board.map(cardNode));
   const potNode = $("pot");
   potNode.textContent = live && tb.potTotal > 0 ? `${t("pot")} ${fmt(tb.potTotal)}` : "";
@@ -186,7 +199,9 @@ function renderCenter(s) {
   );
   let turn = "";
   if (tb.config && tb.phase === "cut" && tb.cut) turn = `${nameOf(tb.cut.seat)} ${t("cutting")}`;
-  else if (tb.config && tb.toAct !== null && tb.phase === "betting") {
+  else if (tb.config && tb.toAct !== null && tb.phase === "betting" && drawsNow(tb, tb.toAct)) {
+    turn = tb.toAct === tb.you ? t("yourDraw") : t("drawing").replace("%p", nameOf(tb.toAct));
+  } else if (tb.config && tb.toAct !== null && tb.phase === "betting") {
     turn = tb.toAct === tb.you ? t("yourTurn") : `${colon(t("toAct"))} ${nameOf(tb.toAct)}`;
   } else if (tb.config && tb.phase === "waiting") {
     // a cash table may wait for short stacks to add chips rather than for players
