@@ -29,12 +29,6 @@ class Betting(Showdown):
 
     _commit_added: int
 
-    @property
-    def _interpreter(self) -> Interpreter:
-        """What a gesture becomes (:mod:`.interpret`), reading this round. Made when asked:
-        it holds nothing but the hand it reads, so a copy of the hand never reads another."""
-        return Interpreter(self)
-
     # ------------------------------------------------------------------ queries
 
     def min_to(self) -> int:
@@ -139,7 +133,7 @@ class Betting(Showdown):
     def _short_bet_menu(self, i: int) -> Menu:
         """ligue 6 intro, no bet to face: chips below the big blind are in; the only choices
         are the bet brought up to the big blind (or all-in for less) and the fold."""
-        target = self._interpreter.short_bet(i).target
+        target = Interpreter(self).short_bet(i).target
         return Menu(
             player=self.names[i],
             call=0,
@@ -162,7 +156,10 @@ class Betting(Showdown):
             raise RuleError(ErrorCode.UNKNOWN_PLAYER, f"no player {command.player!r} in this hand")
         if self.phase is not Phase.BETTING:
             raise RuleError(ErrorCode.NOT_BETTING, "no betting round in progress")
-        self._interpreter.check_gesture(i, command.say, command.chips)
+        # what a gesture becomes is asked of an interpreter reading this hand (made here: it
+        # holds nothing but the hand, so a copy of the hand never reads another)
+        interpreter = Interpreter(self)
+        interpreter.check_gesture(i, command.say, command.chips)
         mark = len(self.events)
         if i != self.to_act:
             if self.pending_raise >= 0:
@@ -182,9 +179,9 @@ class Betting(Showdown):
             self._record_oot(i, command)
         else:
             if self.pending_raise == i:
-                decision = self._interpreter.complete_pending(i, command.say, command.chips)
+                decision = interpreter.complete_pending(i, command.say, command.chips)
             else:
-                decision = self._interpreter.interpret(i, command.say, command.chips)
+                decision = interpreter.interpret(i, command.say, command.chips)
             self.last_motion = -1
             self._apply(i, decision)
         return self.events[mark:]
@@ -389,7 +386,7 @@ class Betting(Showdown):
 
     def _resolve_oot(self, j: int) -> None:
         record = self.oot.pop(j)
-        outcome = self._interpreter.resolve_oot(j, record)
+        outcome = Interpreter(self).resolve_oot(j, record)
         name = self.names[j]
         rule = self.profile.cite("oot")
         if outcome.decision is None:

@@ -10,7 +10,7 @@ Players are the hand's indices.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 __all__ = ["Showing"]
 
@@ -32,20 +32,44 @@ class Showing:
 
     def turned_face_up(self, live: Iterable[int]) -> Showing:
         """Every live hand face up."""
-        return replace(self, face_up=True, shown=self.shown | frozenset(live))
+        return Showing(
+            face_up=True,
+            shown=self.shown | frozenset(live),
+            mucked=self.mucked,
+            order=self.order,
+            first=self.first,
+        )
 
     def ordered(self, order: Iterable[int]) -> Showing:
         """The showdown begins: the showing order."""
-        order = tuple(order)
-        return replace(self, order=order, first=order[0])
+        in_order = tuple(order)
+        return Showing(
+            face_up=self.face_up,
+            shown=self.shown,
+            mucked=self.mucked,
+            order=in_order,
+            first=in_order[0],
+        )
 
     def showing(self, i: int) -> Showing:
         """Player i shows his hand (shown again after a muck: it is shown)."""
-        return replace(self, shown=self.shown | {i}, mucked=self.mucked - {i})
+        return Showing(
+            face_up=self.face_up,
+            shown=self.shown | {i},
+            mucked=self.mucked - {i},
+            order=self.order,
+            first=self.first,
+        )
 
     def mucking(self, i: int) -> Showing:
         """Player i mucks his hand."""
-        return replace(self, mucked=self.mucked | {i})
+        return Showing(
+            face_up=self.face_up,
+            shown=self.shown,
+            mucked=self.mucked | {i},
+            order=self.order,
+            first=self.first,
+        )
 
     def contenders(self, live: Iterable[int]) -> list[int]:
         """The live players who have not mucked."""
