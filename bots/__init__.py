@@ -8,6 +8,7 @@ from .stats import Histogram, Stats
 from .strategies import (
     STRATEGIES,
     CallingStation,
+    FiveCardDraw,
     RandomLegal,
     RulesFuzzer,
     TightAggressive,
@@ -21,6 +22,7 @@ __all__ = [
     "BotError",
     "CallingStation",
     "Decision",
+    "FiveCardDraw",
     "Histogram",
     "Notebook",
     "RandomLegal",

@@ -13,7 +13,9 @@ Every frame is decoded and validated by :func:`protocol.decode_server` (the conn
 dropped connection is resumed with the latest seat token and ``join(last_seq)``. When the
 server sends a ``turn``, the strategy's ``decide(view)`` is asked and its decision is sent as
 ``act`` frames naming the turn's ``decision``: once per decision (a ``turn`` re-sent for a
-decision already answered on this connection is ignored; docs/protocol.md, "Decisions").
+decision already answered on this connection is ignored; docs/protocol.md, "Decisions"). At
+five-card draw, a ``turn`` with ``draw`` asks the strategy's ``draw(view)`` instead, and a
+decision with ``discard`` goes as a ``draw`` frame (refused and answered again like an act).
 
 The module also owns what the client knows of the server's answers: the error codes a fuzzer
 provokes on purpose, the tournament phases where a player still in has a seat, how often a
@@ -52,6 +54,7 @@ EXPECTED_FOR_FUZZER = frozenset(
         "too_early",
         "chat_held",
         "not_seated",
+        "bad_card",
     }
 )
 """Error codes a fuzzer provokes on purpose (besides every ``rule.*`` code)."""
@@ -401,6 +404,8 @@ class Bot(BotConnection):
             blinds=mirror.blinds,
             denominations=mirror.denominations,
             turn=turn,
+            game=mirror.game,
+            drew=dict(mirror.drew),
         )
 
     async def act(
@@ -411,7 +416,8 @@ class Bot(BotConnection):
         decision: int | None = None,
     ) -> None:
         """Send the strategy's motions; ``decision`` (in turn) goes with the first only: more
-        motions in one turn are string bets on purpose (the fuzzer's), for the rules to refuse."""
+        motions in one turn are string bets on purpose (the fuzzer's), for the rules to refuse.
+        A decision with ``discard`` is a five-card draw's ``draw``, the others ``act``."""
         if decisions is None:
             return
         if isinstance(decisions, Decision):
@@ -426,18 +432,23 @@ class Bot(BotConnection):
                 self._in_flight.add(rid)
                 if i == 0 and self._latency_from is None:
                     self._latency_from = (hand, time.perf_counter())
-            await self.send(
-                m.Act(
-                    table=self.table,
-                    hand=hand,
-                    verb=d.verb,
-                    amount=d.amount,
-                    form=d.form,
-                    chips=d.chips,
-                    decision=decision if i == 0 else None,
-                    id=rid,
-                )
-            )
+            await self.send(self._motion(hand, d, decision if i == 0 else None, rid))
+
+    def _motion(self, hand: int, d: Decision, decision: int | None, rid: int) -> m.Message:
+        """The frame of one decision: a ``draw`` when it names a discard, else an ``act``."""
+        assert self.table is not None
+        if d.discard is not None:
+            return m.Draw(table=self.table, hand=hand, cards=d.discard, decision=decision, id=rid)
+        return m.Act(
+            table=self.table,
+            hand=hand,
+            verb=d.verb,
+            amount=d.amount,
+            form=d.form,
+            chips=d.chips,
+            decision=decision,
+            id=rid,
+        )
 
     # ------------------------------------------------------------------ receiving
 
@@ -521,6 +532,8 @@ class Bot(BotConnection):
         """What an event the mirror applied means for this bot."""
         if isinstance(msg, m.ActionEvent):
             self._on_action(msg)
+        elif isinstance(msg, m.DrewEvent):
+            self._on_drew(msg)
         elif isinstance(msg, m.BoardEvent | m.HandStart):
             self._in_flight.clear()
             self._latency_from = None
@@ -544,6 +557,14 @@ class Bot(BotConnection):
                     self.stats.latency.add(time.perf_counter() - t0)
                     self.stats.acts += 1
                 self._latency_from = None
+
+    def _on_drew(self, msg: m.DrewEvent) -> None:
+        """Five-card draw: a seat drew. Ours: the draw was taken (nothing left in flight)."""
+        if self.counts_table or (self.counts_own and msg.seat == self.seat):
+            self.stats.draws += 1
+        if msg.seat == self.seat:
+            self._in_flight.clear()
+            self._latency_from = None
 
     async def _on_cut_prompt(self, msg: m.CutPrompt) -> None:
         if self.auto_cut and msg.seat == self.seat and self.table is not None:
@@ -604,7 +625,8 @@ class Bot(BotConnection):
         self._answered = turn.decision
         self.turn = turn
         self._retries = 0
-        decisions = self.strategy.decide(self.view(turn))
+        view = self.view(turn)
+        decisions = self.strategy.draw(view) if turn.draw else self.strategy.decide(view)
         await self.act(turn.hand, decisions, in_turn=True, decision=turn.decision or None)
 
     async def _on_error(self, error: m.Error) -> None:

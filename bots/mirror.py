@@ -15,7 +15,11 @@ bot then asks for a resync and accepts a snapshot). While applying, it verifies:
 * ``shown``: cards shown at showdown are the ones that seat was dealt (own seat here, others in
   :class:`~bots.notebook.Notebook`);
 * ``pots``: the pots a ``board`` event carries hold every chip in the middle (the round's
-  bets are gathered then), and a side pot exists only when a seat is all-in.
+  bets are gathered then), and a side pot exists only when a seat is all-in;
+* five-card draw (``hole`` of five cards, no board): ``draw``, each seat still in the hand
+  draws once, 0 to 5 cards, and the first draw ends the first betting round; ``drawn``, the
+  bot's own draw gives it as many cards as it threw, none it held, in the places of those it
+  threw; ``hole_leak`` too when another seat's ``drawn`` carries cards.
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ class HandNotes:
     shown: dict[int, tuple[str, ...]] = field(default_factory=dict)
     board: list[str] = field(default_factory=list)
     dealt_in: tuple[int, ...] = ()
+    drawn: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Five-card draw: every ``drawn`` event's cards as this bot saw them (its own seat's five
+    cards after the draw; nobody else's, if all is well)."""
 
 
 class TableMirror:
@@ -85,6 +92,11 @@ class TableMirror:
         self.trail: list[str] = []
         """What this hand's view was built from (snapshots, actions), said with a violation."""
         self.hole: tuple[str, ...] = ()
+        """The bot's cards now (five-card draw: after its draw, the new ones)."""
+        self.game = "holdem"
+        """``holdem`` or ``draw`` (a snapshot's ``game``, a ``hand_start`` with ``stub_commit``)."""
+        self.drew: dict[int, int] = {}
+        """Five-card draw: how many cards each seat drew this hand (0: stood pat)."""
         self.hand_total: int | None = None
         """Chips in play this hand (None: not known, e.g. joined mid-hand)."""
         self.notes: HandNotes | None = None
@@ -124,6 +136,9 @@ class TableMirror:
         blinds = state.get("blinds") or [0, 0, 0]
         self.blinds = (int(blinds[0]), int(blinds[1]), int(blinds[2]))
         self.ante_format = str(state.get("ante_format") or self.ante_format)
+        if state.get("game"):
+            self.game = "draw" if state["game"] == "draw" else "holdem"
+        self.drew = {int(k): int(v) for k, v in (state.get("drew") or {}).items()}
         if state.get("denominations"):
             self.denominations = tuple(int(d) for d in state["denominations"])
         self.button = state.get("button")
@@ -143,6 +158,8 @@ class TableMirror:
             self.street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}.get(
                 len(self.board), "river"
             )
+            if self.drew:  # five-card draw: the first draw ended the first betting round
+                self.street = "draw"
             # the snapshot's pots leave out an uncalled bet, so the money in the pot is only
             # known from the hand's start: the hand's chips stay checked when we saw it begin
             self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in state.get("pots", [])]
@@ -186,25 +203,12 @@ class TableMirror:
     def apply(self, event: m.Message) -> None:
         """Apply one sequenced event (``accept`` said ``apply``)."""
         self.seq = getattr(event, "seq", self.seq)
-        match event:  # a clock or a chat event: nothing
-            case m.ActionEvent():
-                self._action(event)
-            case m.HoleCards():
-                self._hole(event)
-            case m.BoardEvent():
-                self._board(event)
-            case m.PotAwarded():
-                self._pot(event)
-            case m.ShownEvent():
-                self._shown(event)
-            case m.HandStart():
-                self._hand_start(event)
-            case m.CutPrompt():
-                self.phase = "cut"
-            case m.HandEnd():
-                self._hand_end(event)
-            case m.SeatEvent():
-                self._seat(event)
+        if isinstance(event, m.CutPrompt):
+            self.phase = "cut"
+            return
+        method = _APPLY.get(event.TYPE)  # a clock or a chat event: nothing
+        if method is not None:
+            getattr(self, method)(event)
 
     def _board(self, e: m.BoardEvent) -> None:
         self.pots = [(int(p["amount"]), tuple(p["eligible"])) for p in e.pots]
@@ -282,6 +286,9 @@ class TableMirror:
                 self._bad(kind, f"seat {seat} starts hand {e.hand} with {stack}, had {known}")
         self.hand = e.hand
         self.phase = "cut"
+        if e.stub_commit is not None:  # only a five-card draw hand commits a new stub
+            self.game = "draw"
+        self.drew = {}
         self.button = e.button
         self.blinds = (e.blinds[0], e.blinds[1], e.blinds[2]) if len(e.blinds) >= 3 else self.blinds
         self.stacks.update(stacks)
@@ -308,11 +315,51 @@ class TableMirror:
         if self.notes is not None:
             self.notes.holes[e.seat] = tuple(e.cards)
         if e.seat == self.seat:
-            if len(e.cards) != 2:
+            if len(e.cards) != (5 if self.game == "draw" else 2):
                 self._bad("hole_missing", f"own hole event with {len(e.cards)} cards")
             self.hole = tuple(e.cards)
         elif e.cards:
             self._bad("hole_leak", f"saw seat {e.seat}'s hole cards {e.cards}")
+
+    def _drew(self, e: m.DrewEvent) -> None:
+        """Five-card draw, public: ``seat`` drew ``count`` cards. The first draw of a hand
+        ends its first betting round: the bets of the second start from nothing."""
+        self.game = "draw"
+        if e.hand != self.hand:
+            self._bad("hand_order", f"drew for hand {e.hand} during hand {self.hand}")
+        if self.hand_total is not None and e.seat not in self.in_hand:
+            self._bad("draw", f"seat {e.seat} drew, not in the hand {self.in_hand}")
+        if e.seat in self.drew:
+            self._bad("draw", f"seat {e.seat} drew twice ({self.drew[e.seat]}, {e.count})")
+        if not 0 <= e.count <= 5:
+            self._bad("draw", f"seat {e.seat} drew {e.count} cards")
+        if self.street != "draw":
+            self.street = "draw"
+            self.bets = dict.fromkeys(self.dealt_in, 0)
+        self.drew[e.seat] = e.count
+        self.trail.append(f"{e.seat}:drew{e.count}")
+
+    def _drawn(self, e: m.DrawnEvent) -> None:
+        """Five-card draw: what a seat threw and received. Ours: as many cards as the ``drew``
+        said, thrown from what we held, none we held received, each in a thrown card's place
+        (the server's order); anyone else's: no card at all."""
+        if self.notes is not None:
+            self.notes.drawn[e.seat] = tuple(e.cards)
+        if e.seat != self.seat:
+            if e.discarded or e.received or e.cards:
+                self._bad("hole_leak", f"saw seat {e.seat}'s draw {e.discarded} -> {e.received}")
+            return
+        thrown, received = tuple(e.discarded), tuple(e.received)
+        count = self.drew.get(e.seat)
+        if len(received) != len(thrown) or (count is not None and count != len(thrown)):
+            self._bad("drawn", f"threw {thrown}, received {received}, drew {count}")
+        if self.hole:
+            held = set(self.hole)
+            replaced = dict(zip(thrown, received, strict=False))
+            expected = tuple(replaced.get(c, c) for c in self.hole)
+            if not set(thrown) <= held or held & set(received) or expected != tuple(e.cards):
+                self._bad("drawn", f"held {self.hole}, threw {thrown}, got {received}: {e.cards}")
+        self.hole = tuple(e.cards)
 
     def _action(self, e: m.ActionEvent) -> None:
         self.last_action = e
@@ -375,7 +422,10 @@ class TableMirror:
         self.phase = "showdown" if self.phase == "betting" else self.phase
         if self.notes is not None:
             self.notes.shown[e.seat] = tuple(e.cards)
-        if e.seat == self.seat and self.hole and tuple(e.cards) != self.hole:
+        shown, held = tuple(e.cards), self.hole
+        if self.game == "draw":  # five cards, shown in the order of the hand they make
+            shown, held = tuple(sorted(shown)), tuple(sorted(held))
+        if e.seat == self.seat and self.hole and shown != held:
             self._bad("shown", f"shown {e.cards} for our seat, dealt {self.hole}")
 
     def _hand_end(self, e: m.HandEnd) -> None:
@@ -401,3 +451,18 @@ class TableMirror:
     def take_notes(self) -> HandNotes | None:
         notes, self.notes = self.notes, None
         return notes
+
+
+_APPLY: dict[str, str] = {
+    m.ActionEvent.TYPE: "_action",
+    m.HoleCards.TYPE: "_hole",
+    m.BoardEvent.TYPE: "_board",
+    m.PotAwarded.TYPE: "_pot",
+    m.ShownEvent.TYPE: "_shown",
+    m.HandStart.TYPE: "_hand_start",
+    m.DrewEvent.TYPE: "_drew",
+    m.DrawnEvent.TYPE: "_drawn",
+    m.HandEnd.TYPE: "_hand_end",
+    m.SeatEvent.TYPE: "_seat",
+}
+"""The :class:`TableMirror` method applying each kind of table event."""

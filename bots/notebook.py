@@ -1,6 +1,10 @@
 """Bots at the same table compare notes: nobody saw another's hole cards, the cards shown at
 showdown are the ones dealt, and no card was dealt twice.
 
+At five-card draw a seat's cards are those it holds after its draw (its ``drawn``), and no
+card is in two hands at once, either as dealt or after the draw; a card may be dealt again
+after the draw only when the stub ran out (an earlier player's discard in a new stub).
+
 Each bot hands in its :class:`~bots.mirror.HandNotes` at the end of a hand; once every bot of the
 table has (or two hands later), the hand is checked and forgotten.
 """
@@ -48,14 +52,24 @@ class Notebook:
         table, hand = key
         where = f"table {table} hand {hand}"
         dealt: dict[int, tuple[str, ...]] = {}
+        final: dict[int, tuple[str, ...]] = {}
+        """Five-card draw: each seat's cards after its draw (as its own bot saw them)."""
         for notes in bucket:
             if notes.seat is not None and notes.seat in notes.holes:
                 dealt[notes.seat] = notes.holes[notes.seat]
+            if notes.seat is not None and notes.drawn.get(notes.seat):
+                final[notes.seat] = notes.drawn[notes.seat]
         for notes in bucket:
-            self._check_cards_seen(notes, dealt, where)
+            self._check_cards_seen(notes, {**dealt, **final}, where)
         longest = self._check_boards(bucket, where)
+        self._check_distinct([c for cards in dealt.values() for c in cards] + list(longest), where)
+        if final:
+            held = {**dealt, **final}
+            self._check_distinct([c for cards in held.values() for c in cards], where)
+
+    def _check_distinct(self, cards: list[str], where: str) -> None:
         seen: set[str] = set()
-        for card in [c for cards in dealt.values() for c in cards] + list(longest):
+        for card in cards:
             if card in seen:
                 self.report("duplicate_card", f"{where}: {card} dealt twice")
             seen.add(card)
@@ -64,7 +78,7 @@ class Notebook:
         self, notes: HandNotes, dealt: dict[int, tuple[str, ...]], where: str
     ) -> None:
         """One bot saw only its own hole cards, and the cards shown are the ones dealt."""
-        for seat, cards in notes.holes.items():
+        for seat, cards in [*notes.holes.items(), *notes.drawn.items()]:
             if seat != notes.seat and cards:
                 self.report("hole_leak", f"{where}: seat {notes.seat} saw seat {seat}'s cards")
         for seat, cards in notes.shown.items():

@@ -70,6 +70,8 @@ class Stats:
     hands: int = 0
     actions: int = 0
     """Betting actions broadcast (one count per table, not per bot; blinds excluded)."""
+    draws: int = 0
+    """Five-card draw: draws broadcast (``drew``; counted as ``actions`` are)."""
     acts: int = 0
     """Acts sent in turn whose action event came back (latency samples)."""
     frames: int = 0
@@ -116,6 +118,7 @@ class Stats:
             "resyncs": self.resyncs,
             "late_cuts": self.late_cuts,
             "late_acts": self.late_acts,
+            "draws": self.draws,
             "errors": dict(self.errors),
             "expected_errors": dict(self.expected_errors),
             "violations": dict(self.violations),
@@ -132,6 +135,7 @@ class Stats:
         s.resyncs = int(data.get("resyncs", 0))
         s.late_cuts = int(data.get("late_cuts", 0))
         s.late_acts = int(data.get("late_acts", 0))
+        s.draws = int(data.get("draws", 0))
         s.errors = Counter(data["errors"])
         s.expected_errors = Counter(data["expected_errors"])
         s.violations = Counter(data["violations"])
@@ -146,6 +150,7 @@ class Stats:
         self.resyncs += other.resyncs
         self.late_cuts += other.late_cuts
         self.late_acts += other.late_acts
+        self.draws += other.draws
         self.errors.update(other.errors)
         self.expected_errors.update(other.expected_errors)
         self.violations.update(other.violations)

@@ -1,9 +1,12 @@
-"""The strategies shipped with the SDK: random-legal, calling station, tight-aggressive, and the
-rules fuzzer.
+"""The strategies shipped with the SDK: random-legal, calling station, tight-aggressive, a
+five-card draw player, and the rules fuzzer.
 
-The first three only ever send what the ``turn`` offers. The fuzzer mixes declarations and chip
-pushes the interpreter has to read (odd chip combinations, several motions in a turn,
-out-of-turn gestures, bad amounts): error replies are part of its test.
+The first four only ever send what the ``turn`` offers (at five-card draw, the first three
+draw with :meth:`Strategy.draw`'s default). The fuzzer mixes declarations and chip pushes the
+interpreter has to read (odd chip combinations, several motions in a turn, out-of-turn
+gestures, bad amounts) and, at five-card draw, illegal draws (a card not held, the same card
+twice, too many cards, a name that is no card, a bet at the draw, draws out of turn): error
+replies are part of its test.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import eval7
 
 from protocol import messages as m
 
+from .drawing import RANKS, HandClass, discards, hand_class, pair_rank
 from .strategy import Decision, Strategy, View, chips_for
 
 if TYPE_CHECKING:
@@ -25,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STRATEGIES",
     "CallingStation",
+    "FiveCardDraw",
     "RandomLegal",
     "RulesFuzzer",
     "TightAggressive",
@@ -152,6 +157,30 @@ class TightAggressive(Strategy):
         return 2
 
 
+class FiveCardDraw(TightAggressive):
+    """A simple five-card draw player: draws to what makes a hand (:func:`discards`: pairs,
+    trips, four to a flush or a straight; stands pat on a straight or better) and bets made
+    hands as :class:`TightAggressive` does. Before the draw, two pair or better is strong and
+    jacks or better or a four-card draw playable; after it, two pair or better is strong and
+    a pair playable."""
+
+    name = "draw"
+
+    def _strength(self, view: View) -> int:
+        cards = view.hole
+        if len(cards) != 5:
+            return 0
+        made = hand_class(cards)
+        if made >= HandClass.TWO_PAIR:
+            return 2
+        if view.street == "draw":  # after the draw: what he holds is what he shows
+            return 1 if made == HandClass.PAIR else 0
+        pair = pair_rank(cards)
+        if pair is not None:
+            return 1 if pair >= RANKS.index("J") else 0
+        return 1 if len(discards(cards)) == 1 else 0  # four to a flush or a straight
+
+
 class RulesFuzzer(Strategy):
     """Exercises the interpreter: declarations and chip pushes mixed at random, odd chip
     combinations, several motions in one turn, out-of-turn gestures, stale hands and bad
@@ -186,7 +215,31 @@ class RulesFuzzer(Strategy):
     def on_error(self, view: View | None, error: m.Error) -> Decision | None:
         if view is None:
             return None
+        if view.drawing:
+            return self._draw_gesture(view)
         return self._gesture(view)
+
+    # ------------------------------------------------------------------ five-card draw
+
+    def draw(self, view: View) -> Decision | list[Decision]:
+        """The draw, mostly illegal: see :data:`_DRAW_GESTURES`; sometimes a second draw
+        after the first (refused: the draw is over for this seat, or not his)."""
+        first = self._draw_gesture(view)
+        if self.rng.random() < self.p_motions:
+            return [first, self._draw_gesture(view)]
+        return first
+
+    def _draw_gesture(self, view: View) -> Decision:
+        self.gestures += 1
+        rng = self.rng
+        cards = list(view.turn.cards or view.hole)
+        if rng.random() < self.p_clean or len(cards) != 5:
+            if rng.random() < 0.5:
+                return Decision.draw(*discards(cards))
+            most = view.turn.max_discard if view.turn.max_discard is not None else 5
+            return Decision.draw(*rng.sample(cards, rng.randint(0, min(most, len(cards)))))
+        gesture = _DRAW_GESTURES[rng.randrange(len(_DRAW_GESTURES))]
+        return gesture(rng, cards, view.turn.max_discard)
 
     def _gesture(self, view: View) -> Decision:
         self.gestures += 1
@@ -211,6 +264,13 @@ class RulesFuzzer(Strategy):
         rng = self.rng
         if rng.random() >= self.p_oot or mirror.seat not in mirror.in_hand:
             return []
+        if mirror.game == "draw" and rng.random() < 0.5:
+            # a draw out of turn (a betting round, another seat's draw, or after his own),
+            # naming a card he does not hold: refused whenever it arrives
+            if not isinstance(event, m.ActionEvent | m.DrewEvent | m.HoleCards):
+                return []
+            self.gestures += 1
+            return [Decision.draw(_card_not_held(rng, mirror.hole))]
         if not isinstance(event, m.ActionEvent | m.BoardEvent | m.HoleCards):
             return []
         self.gestures += 1
@@ -332,10 +392,57 @@ _GESTURES: tuple[Callable[[_Gesture], Decision], ...] = (
 """The fuzzer's gestures, drawn uniformly."""
 
 
+_DECK = tuple(r + s for r in RANKS for s in "cdhs")
+
+
+def _card_not_held(rng: random.Random, cards: Sequence[str]) -> str:
+    return rng.choice([c for c in _DECK if c not in cards])
+
+
+def _draw_not_held(rng: random.Random, cards: list[str], most: int | None) -> Decision:
+    """A discard naming a card he does not hold: ``rule.card_not_held``."""
+    return Decision.draw(*rng.sample(cards, rng.randint(0, 2)), _card_not_held(rng, cards))
+
+
+def _draw_twice(rng: random.Random, cards: list[str], most: int | None) -> Decision:
+    """The same card thrown twice: ``rule.same_card_twice``."""
+    card = rng.choice(cards)
+    return Decision.draw(card, card)
+
+
+def _draw_too_many(rng: random.Random, cards: list[str], most: int | None) -> Decision:
+    """More cards than allowed: ``rule.too_many_discards`` under ``max_discard``; six names,
+    more than a ``draw`` may carry: ``out_of_range``."""
+    if most is not None and most < len(cards):
+        return Decision.draw(*cards[: most + 1])
+    return Decision.draw(*cards, _card_not_held(rng, cards))
+
+
+def _draw_no_card(rng: random.Random, cards: list[str], most: int | None) -> Decision:
+    """A name that is no card: ``bad_card``."""
+    return Decision.draw(rng.choice(["Zz", "1c", "Aq", "Ahh", ""]))
+
+
+def _bet_at_the_draw(rng: random.Random, cards: list[str], most: int | None) -> Decision:
+    """A betting gesture while the players draw: refused by the rules."""
+    return rng.choice([Decision.check(), Decision.call(), Decision.fold(), Decision.raise_to(200)])
+
+
+_DRAW_GESTURES: tuple[Callable[[random.Random, list[str], int | None], Decision], ...] = (
+    _draw_not_held,
+    _draw_twice,
+    _draw_too_many,
+    _draw_no_card,
+    _bet_at_the_draw,
+)
+"""The fuzzer's illegal draws, drawn uniformly."""
+
+
 STRATEGIES: dict[str, type[Strategy]] = {
     "random": RandomLegal,
     "calling": CallingStation,
     "tag": TightAggressive,
+    "draw": FiveCardDraw,
     "fuzzer": RulesFuzzer,
 }
 
