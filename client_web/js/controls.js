@@ -57,9 +57,14 @@ function setAmount(value) {
 
 const amount = () => Math.floor(Number($("amount").value)) || 0;
 
+// A raise to `v` puts in all our chips: the most the turn allows, which at pot limit is the
+// pot (not all-in) unless our chips are fewer.
+const allIn = (tb, c, v) =>
+  v >= c.max_raise_to && (tb.structure !== "pot_limit" || c.max_raise_to >= myStack(tb) + (tb.bets[tb.you] || 0));
+
 function raiseLabel(tb, c) {
   const v = amount();
-  if (v >= c.max_raise_to) return `${t("allinBtn")} ${fmt(c.max_raise_to)}`;
+  if (allIn(tb, c, v)) return `${t("allinBtn")} ${fmt(c.max_raise_to)}`;
   return `${maxBet(tb) > 0 ? t("raiseTo") : t("betTo")} ${fmt(v)}`;
 }
 
@@ -88,7 +93,9 @@ function renderActions(s, c) {
       setAmount(c.min_raise_to);
     }
     $("raise").textContent = raiseLabel(tb, c);
-    $("raise").classList.toggle("allin", amount() >= c.max_raise_to);
+    $("raise").classList.toggle("allin", allIn(tb, c, amount()));
+    // pot limit: the largest raise is the pot's (the "max" button), all-in only when short
+    $("q-max").textContent = t(tb.structure === "pot_limit" ? "maxSize" : "allinBtn");
   }
 }
 
@@ -226,7 +233,7 @@ function sized(f) {
     if (!c || !c.can_raise) return;
     setAmount(f(tb, c));
     $("raise").textContent = raiseLabel(tb, c);
-    $("raise").classList.toggle("allin", amount() >= c.max_raise_to);
+    $("raise").classList.toggle("allin", allIn(tb, c, amount()));
   };
 }
 
@@ -235,7 +242,7 @@ function raise() {
   const c = myChoices(tb);
   const v = amount();
   if (!c || !(v > 0)) return;
-  if (v >= c.max_raise_to) act({ verb: "allin" });
+  if (allIn(tb, c, v)) act({ verb: "allin" });
   // a declaration "raise to N" (form total): the total of the betting round
   else act({ verb: maxBet(tb) > 0 ? "raise" : "bet", amount: v, form: "total" });
 }
@@ -293,7 +300,7 @@ export function setupControls() {
     $("slider").value = $("amount").value;
     if (!c) return;
     $("raise").textContent = raiseLabel(tb, c);
-    $("raise").classList.toggle("allin", amount() >= c.max_raise_to);
+    $("raise").classList.toggle("allin", allIn(tb, c, amount()));
   });
   $("bank").addEventListener("click", () => command("timebank", { hand: store.state.t.hand }));
   $("time").addEventListener("click", () => command("clock", { hand: store.state.t.hand }));

@@ -6,6 +6,7 @@ export const DRAW_EN = {
   structure: "Betting",
   noLimit: "No limit",
   potLimit: "Pot limit",
+  maxSize: "max", // pot limit: the largest raise, the pot's
   drawGame: "5-card draw",
   drawHint: "Tap the cards you throw away (at most %n).",
   drawMarked: "%n of %max marked",
@@ -28,6 +29,7 @@ export const DRAW_FR = {
   structure: "Mises",
   noLimit: "No limit",
   potLimit: "Pot limit",
+  maxSize: "max",
   drawGame: "Five-card draw",
   drawHint: "Touchez les cartes à jeter (%n au plus).",
   drawMarked: "%n sur %max marquées",
