@@ -51,6 +51,7 @@ class WirePlayer:
         nickname: str,
         seat: int,
         strategy: Strategy = check_or_call,
+        buy_in: int | None = None,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -74,7 +75,8 @@ class WirePlayer:
         self.thread.start()
         self.send(t="hello", version=1, nickname=nickname, token=invite)
         self.send(t="join", table=table)
-        self.send(t="sit", table=table, seat=seat, token=invite)
+        cash = {} if buy_in is None else {"buy_in": buy_in}  # a cash table's chips
+        self.send(t="sit", table=table, seat=seat, token=invite, **cash)
         if not self.seated.wait(10):
             raise AssertionError(f"{nickname} could not sit at seat {seat}: {self.errors}")
 
@@ -123,7 +125,9 @@ class WirePlayer:
             self._turn(msg)
 
     def _turn(self, turn: dict[str, Any]) -> None:
-        """Act at most once per decision (a decision offered again keeps its id)."""
+        """Act at most once per decision (a decision offered again keeps its id). A five-card
+        draw's turn (``draw`` true) is answered with ``draw``, the strategy naming the
+        ``cards`` discarded."""
         key = (int(turn["hand"]), int(turn.get("decision", -len(self.messages))))
         if key in self.decided:
             return
@@ -133,7 +137,8 @@ class WirePlayer:
         self.decided.add(key)
         if "decision" in turn:
             fields = {**fields, "decision": turn["decision"]}
-        self.send(t="act", table=self.table, hand=turn["hand"], **fields)
+        kind = "draw" if turn.get("draw") else "act"
+        self.send(t=kind, table=self.table, hand=turn["hand"], **fields)
 
     # ------------------------------------------------------------------ the server's view
 
