@@ -84,6 +84,8 @@ export const DRAW_EVENTS = {
   drawn(tb, msg) {
     if (msg.seat !== tb.you || !msg.cards.length) return;
     tb.hole = placeReceived(tb.hole, msg.discarded, msg.received, msg.cards);
+    // (the hand's hole_proof opens them too: fairness.js checks them against these)
+    if (tb.proofs[msg.hand]) tb.proofs[msg.hand].received = [...msg.received];
     tb.received = [...msg.received];
     tb.discard = [];
   },

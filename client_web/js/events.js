@@ -104,7 +104,8 @@ export function applySnapshot(msg) {
   t.awards = [];
   t.pots = live ? st.pots || [] : null;
   t.potTotal = live ? st.pot_total ?? (st.pots || []).reduce((sum, p) => sum + p.amount, 0) : 0;
-  if (live && t.you !== null && t.hole.length) proofEntry(t, st.hand).hole = t.hole;
+  // (five-card draw: after our draw the snapshot's cards are no longer those dealt)
+  if (live && t.you !== null && t.hole.length && !(st.drew && st.drew[t.you])) proofEntry(t, st.hand).hole = t.hole;
   t.toAct = st.to_act ?? null;
   if (st.menu && t.you !== null) takeTurn(t, { ...st.menu, seat: t.you, hand: st.hand });
   else t.turn = null;
@@ -375,10 +376,10 @@ export const PRIVATE = {
     // the openings of our own cards: checked against the commitment of hand_start
     const entry = proofEntry(t, msg.hand);
     entry.proof = { root: msg.root, cut: msg.cut, openings: msg.openings };
-    const hole = entry.hole || (msg.hand === t.hand ? t.hole : null);
+    const hole = entry.hole || (msg.hand === t.hand && !t.drew[t.you] ? t.hole : null);
     const table = store.state.table;
     saveProofs(t);
-    checkHoleProof(entry.proof, entry.commitment || null, hole).then((problems) => {
+    checkHoleProof(entry.proof, entry.commitment || null, hole, entry.received ?? null).then((problems) => {
       store.update((s) => {
         if (s.table !== table) return;
         entry.check = { ok: problems.length === 0, problems, committed: Boolean(entry.commitment) };

@@ -367,19 +367,30 @@ export function chipProblems(record) {
 
 // The private openings of our own two cards: they reach the committed root, and they are
 // the cards we were dealt. -> list of problems (empty: verified).
-export async function checkHoleProof(holeProof, commitment, hole) {
+// (five-card draw: five cards dealt, and the openings of those the draw brought, `drawn`,
+// against the same root; `received` the cards the page was told it received, null when it
+// does not know them: a page opened after the draw)
+export async function checkHoleProof(holeProof, commitment, hole, received = null) {
   const problems = [];
   const cards = (holeProof.openings && holeProof.openings.cards) || [];
-  if (cards.length !== 2) problems.push(`${cards.length} openings instead of 2`);
+  const want = (hole && hole.length === 5) || cards.length === 5 ? 5 : 2;
+  if (cards.length !== want) problems.push(`${cards.length} openings instead of ${want}`);
   if (commitment && holeProof.root !== commitment) problems.push("root differs from the commitment");
   for (const opening of cards) {
     const problem = await checkOpening(opening, holeProof.root);
     if (problem) problems.push(problem);
   }
-  if (hole && hole.length === 2) {
+  if (hole && hole.length === want) {
     const got = cards.map((c) => c.card).sort().join(" ");
     const dealt = [...hole].sort().join(" ");
     if (got !== dealt) problems.push(`openings ${got}, dealt ${dealt}`);
   }
+  const drawn = (holeProof.openings && holeProof.openings.drawn) || [];
+  for (const opening of drawn) {
+    const problem = await checkOpening(opening, holeProof.root);
+    if (problem) problems.push(problem);
+  }
+  const got = drawn.map((c) => c.card).sort().join(" ");
+  if (received && got !== [...received].sort().join(" ")) problems.push(`draw openings ${got}, received ${received.join(" ")}`);
   return problems;
 }
