@@ -109,7 +109,10 @@ async function addTable() {
     max_seats: cfg.max_seats,
     starting_stack: Math.max(10000, bb),
     action_seconds: cfg.actionSeconds,
-    game: "cash",
+    // a room deals one game (fpc « Les caves sont spécifiques à chaque jeu »): five-card
+    // draw's tables add draw tables, with the same betting
+    game: s.t.game === "draw" ? "draw" : "cash",
+    ...(s.t.game === "draw" ? { structure: s.t.structure } : {}),
     min_buy_in: cash.min_buy_in,
     max_buy_in: cash.max_buy_in,
     rake_permille: cash.rake_permille || 0,
