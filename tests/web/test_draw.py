@@ -25,6 +25,8 @@ from .wire import WirePlayer, check_or_call
 
 OpenClient = Callable[..., Client]
 CAVE = 5_000  # fpc « La cave est de 5 000 jetons »
+SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+"""Two frames: the page laid out again for a new window size (main.js's resize handler)."""
 
 
 def bob_draws_three(player: WirePlayer, turn: dict[str, Any]) -> dict[str, Any]:
@@ -154,9 +156,19 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
             turn = [x for x in received(client, "turn") if x.get("draw")][-1]
             assert turn["max_discard"] >= 2
             picks = [f"#hole button.pick[data-card='{c}']" for c in turn["cards"]]
+            if name == "ana":
+                # a page opened again at her draw: the snapshot gives it back (its menu)
+                page.reload()
+                page.wait_for_selector(picks[-1])
+                assert "À vous de tirer" in page.inner_text("#turn")
             for size in sizes:  # (a phone, then a smaller one: the same hand, resized)
                 page.set_viewport_size({"width": size[0], "height": size[1]})
-                assert_seen(page, *picks, "#draw-send", who=name)
+                page.evaluate(SETTLED)
+                try:
+                    assert_seen(page, *picks, "#draw-send", who=name)
+                except AssertionError:
+                    client.shot(f"draw-unseen-{name}-{size[0]}x{size[1]}", full_page=False)
+                    raise
             # no board at draw: the middle is the pot and whose turn it is
             assert not page.query_selector("#board .card")
             words = (
@@ -210,6 +222,7 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
 
         hand.until(both, "the four draws, on both pages")
         ana.page.set_viewport_size({"width": 360, "height": 640})
+        ana.page.evaluate(SETTLED)
         fr = {1: "a pris 2 cartes", 2: "a pris 2 cartes", 3: "a pris 3 cartes", 4: "servi"}
         en = {1: "drew 2", 2: "drew 2", 3: "drew 3", 4: "stood pat"}
         for client, said in ((ana, fr), (dan, en)):
@@ -255,5 +268,14 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
             ),
             "the stacks of hand_end on Ana's page",
         )
+        # the host adds a table to his room: a five-card draw table too (one game a room)
+        dan.page.click("#room-add")
+        dan.page.wait_for_selector("#room-created", state="visible")
+        # her five cards dealt and the two drawn, opened by the server, check on her page
+        for client in (ana, dan):
+            wait_until(
+                lambda c=client: "✓" in c.page.inner_text("#log"), f"{client.name}: cards checked"
+            )
+            assert "✗" not in client.page.inner_text("#log"), client.name
     finally:
         host.close()
