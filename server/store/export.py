@@ -79,6 +79,7 @@ def export_page(
     hero: str | None = None,
     pause: Callable[[], None] | None = None,
     mine: Mapping[int, tuple[int, list[str]]] | None = None,
+    drawn: Mapping[int, tuple[int, dict[str, list[str]]]] | None = None,
 ) -> tuple[bytes, int]:
     """A page of an export: ``(body, hands)``, the UTF-8 text of the first records of
     ``records`` that fit in ``max_bytes``, and how many they are. A page holds at least one
@@ -88,12 +89,14 @@ def export_page(
     ``pause`` is called after each hand: a worker thread passes ``time.sleep(0)`` there to
     hand the GIL back to the event loop between hands. ``mine``: ``hand -> (seat, cards)``
     of the player exporting his own hands: in the text, each of those hands has its
-    ``Dealt to`` line for the name at that seat (JSON: the records as signed, unchanged).
+    ``Dealt to`` line for the name at that seat (JSON: the records as signed, unchanged);
+    ``drawn``: ``hand -> (seat, {"discarded", "received"})``, his own five-card draws, the
+    record's ``drawn`` in his text (his draw line even in a hand he mucked).
     Raises as :func:`to_pokerstars` on a malformed record."""
     parts: list[bytes] = []
     size = len(_OPEN[fmt]) + len(_CLOSE[fmt])
     for record in records:
-        part = _hand_text(*_own(record, fmt, hero, mine or {})).encode()
+        part = _hand_text(*_own(record, fmt, hero, mine or {}, drawn or {})).encode()
         grown = size + len(part) + (len(_SEPARATOR[fmt]) if parts else 0)
         if parts and grown > max_bytes:
             break
@@ -118,6 +121,7 @@ def _own(
     fmt: ExportFormat,
     hero: str | None,
     mine: Mapping[int, tuple[int, list[str]]],
+    drawn: Mapping[int, tuple[int, dict[str, list[str]]]],
 ) -> tuple[Mapping[str, Any], ExportFormat, str | None]:
     """The record and hero of one hand of a player's own export: his seat's hole cards, and
     his name at that seat in that hand (a nickname may change between hands)."""
@@ -131,7 +135,11 @@ def _own(
     )
     if name is None:
         return record, fmt, hero
-    return {**record, "hole": {str(seat): cards}}, fmt, _clean(name)
+    own_record = {**record, "hole": {str(seat): cards}}
+    draw = drawn.get(int(record.get("hand", -1)))
+    if draw is not None and draw[0] == seat:  # five-card draw: his own draw, never another's
+        own_record["drawn"] = {str(seat): draw[1]}
+    return own_record, fmt, _clean(name)
 
 
 def _hand_text(record: Mapping[str, Any], fmt: ExportFormat, hero: str | None) -> str:

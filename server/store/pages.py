@@ -70,10 +70,14 @@ def page_of(
     player id of the one exporting his own hands, whose hole cards the page shows."""
     rows = _rows(source, table, start, count + 1)
     mine: dict[int, tuple[int, list[str]]] = {}
+    drawn: dict[int, tuple[int, dict[str, list[str]]]] = {}
     if player is not None and rows and hasattr(source, "hole_cards"):
-        mine = source.hole_cards(table, player, rows[0][0], rows[min(count, len(rows)) - 1][0])
+        first, last = rows[0][0], rows[min(count, len(rows)) - 1][0]
+        mine = source.hole_cards(table, player, first, last)
+        if hasattr(source, "drawn_cards"):  # five-card draw: his own discards and new cards
+            drawn = source.drawn_cards(table, player, first, last)
     body, used = export_page(
-        _decoded(rows[:count]), fmt, max_bytes=max_bytes, pause=pause, mine=mine
+        _decoded(rows[:count]), fmt, max_bytes=max_bytes, pause=pause, mine=mine, drawn=drawn
     )
     following = rows[used][0] if used < len(rows) else None
     counter = getattr(source, "hand_count", None)

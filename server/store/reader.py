@@ -21,7 +21,10 @@ from typing import Any, Final
 
 __all__ = [
     "MAX_HAND",
+    "Drawn",
     "RecordReader",
+    "drawn_cards",
+    "draws_of",
     "get_meta",
     "hand_count",
     "hand_page",
@@ -114,6 +117,40 @@ def holes_of(
     return out
 
 
+Drawn = dict[int, tuple[int, dict[str, list[str]]]]
+"""``hand -> (seat, {"discarded": [...], "received": [...]})``: a player's own five-card
+draws (see :func:`drawn_cards`)."""
+
+
+def drawn_cards(db: sqlite3.Connection, table: str, player: str, first: int, last: int) -> Drawn:
+    """What ``player`` (a player id, never a seat) discarded and received at the five-card
+    draw in the hands ``first``..``last`` of ``table``, from the private ``drawn`` events of
+    the table's log: his own export's ``drawn`` (a hand he mucked shows his draw to him)."""
+    if first > MAX_HAND or last < -MAX_HAND - 1:
+        return {}
+    cursor = db.execute(
+        "SELECT payload FROM events WHERE table_id = ? AND kind = 'drawn'"
+        " AND json_extract(payload, '$.owner') = ?"
+        " AND json_extract(payload, '$.hand') BETWEEN ? AND ? ORDER BY seq",
+        (table, player, max(first, -MAX_HAND - 1), min(last, MAX_HAND)),
+    )
+    return draws_of((_record(payload) for (payload,) in cursor), player, first, last)
+
+
+_DRAWN_KEYS = ("discarded", "received")
+
+
+def draws_of(payloads: Iterable[dict[str, Any]], player: str, first: int, last: int) -> Drawn:
+    """:func:`drawn_cards` from ``drawn`` event payloads (any store)."""
+    out: Drawn = {}
+    for data in payloads:
+        hand = data.get("hand")
+        if data.get("owner") == player and isinstance(hand, int) and first <= hand <= last:
+            cards = {key: [str(c) for c in data.get(key) or []] for key in _DRAWN_KEYS}
+            out[hand] = (int(data["seat"]), cards)
+    return out
+
+
 def get_meta(db: sqlite3.Connection, key: str) -> str | None:
     row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])
@@ -165,3 +202,7 @@ class RecordReader:
     ) -> dict[int, tuple[int, list[str]]]:
         with self._connect() as db:
             return hole_cards(db, table, player, first, last)
+
+    def drawn_cards(self, table: str, player: str, first: int, last: int) -> Drawn:
+        with self._connect() as db:
+            return drawn_cards(db, table, player, first, last)

@@ -35,7 +35,16 @@ from types import TracebackType
 from typing import Any, Final, Literal
 
 from .batch import Event, SequenceError, StoreUnavailable, TableWrite
-from .reader import RecordReader, hand_count, hand_page, hand_record, hand_texts, hole_cards
+from .reader import (
+    Drawn,
+    RecordReader,
+    drawn_cards,
+    hand_count,
+    hand_page,
+    hand_record,
+    hand_texts,
+    hole_cards,
+)
 
 __all__ = ["HAND_CANCELLED", "SCHEMA_VERSION", "Event", "Store"]
 
@@ -510,6 +519,10 @@ class Store:
     ) -> dict[int, tuple[int, list[str]]]:
         """``hand -> (seat, cards)`` dealt to ``player`` (reader.hole_cards)."""
         return hole_cards(self._db, table, player, first, last)
+
+    def drawn_cards(self, table: str, player: str, first: int, last: int) -> Drawn:
+        """``player``'s own five-card draws (reader.drawn_cards)."""
+        return drawn_cards(self._db, table, player, first, last)
 
     def reader(self) -> RecordReader | None:
         """A read-only view of this store's file for worker threads and processes (reads off

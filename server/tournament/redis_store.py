@@ -68,7 +68,7 @@ from server.store.batch import (
     StoreUnavailable,
     TableWrite,
 )
-from server.store.reader import holes_of
+from server.store.reader import Drawn, draws_of, holes_of
 
 __all__ = ["Event", "RedisTableStore"]
 
@@ -433,6 +433,12 @@ class RedisTableStore:
         are exported without their ``Dealt to`` line."""
         events = self.events_after(table, 0, -1)
         return holes_of((data for _, kind, data in events if kind == "hole"), player, first, last)
+
+    def drawn_cards(self, table: str, player: str, first: int, last: int) -> Drawn:
+        """``player``'s own five-card draws in hands ``first``..``last``, from the ``drawn``
+        events still kept (as :meth:`hole_cards`)."""
+        events = self.events_after(table, 0, -1)
+        return draws_of((data for _, kind, data in events if kind == "drawn"), player, first, last)
 
 
 def _raise_refusal(table: str, batch: TableWrite, code: Any, value: Any) -> None:
