@@ -155,3 +155,20 @@ def test_the_next_occupant_of_a_seat_never_gets_the_cards_of_its_last_player() -
     assert private_leaks(p) == []
     z = p.net.received[p.conns["z"].cid]
     assert not any(isinstance(f, m.DrawnEvent) and f.cards for f in z)
+
+
+def test_a_crash_during_the_draw_loses_no_chip() -> None:
+    p = draw_table("abc")
+    p.start_hand()
+    call_down(p)
+    first = drawer(p)
+    assert first is not None
+    draw(p, first, draw_turn(p, first).cards[:1])
+    # the last snapshot (as after a kill -9): the hand is cut, each player has his start stack
+    snapshot = next(b.snapshot for b in reversed(p.net.store) if b.snapshot is not None)
+    back = draw_table("")
+    back.table.restore(snapshot[2], None)
+    restored = {s.seat: s.stack for s in back.table.seats.values()}
+    assert restored == {seat: CAVE for seat in (1, 2, 3)}
+    assert back.table.cash is not None
+    assert back.table.cash.book.ledger.imbalance(restored.values()) == 0
