@@ -101,6 +101,18 @@ async def test_two_members_play_draw_and_cash_out(launch: Launch) -> None:
     )  # fmt: skip
     assert isinstance(created, m.TableCreated), created
     table = created.table
+    # a room keeps one game (« Les caves sont spécifiques à chaque jeu »): a hold'em table may
+    # not join the draw table's room; its listing names the game
+    joining = await answer(
+        ana,
+        m.CreateTable(
+            name="Holdem", profile="fpc", game="cash", max_seats=6, room=created.host,
+            hours="always", id=ana.next_id(),
+        ),
+    )  # fmt: skip
+    assert isinstance(joining, m.Error) and joining.code == "cash.game", joining
+    room = server.get_json(f"/api/tables/{table}/room?t={created.invite}")
+    assert [(t["game"], t["structure"]) for t in room["tables"]] == [("draw", "no_limit")]
     assert isinstance(await buy(ana, created, 1, CAVE), m.Seated)
     assert isinstance(await buy(bob, created, 2, CAVE), m.Seated)
     players = {"ana": DrawPlayer(ana, table), "bob": DrawPlayer(bob, table)}
