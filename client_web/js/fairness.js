@@ -2,6 +2,7 @@
 // protocol/verify.py (which stays the reference). A hand record opens the board cards and
 // the hands shown; each opening's salted leaf hash, folded with its Merkle proof, must give
 // the root that the server published (hand_start.commitment) before the cut and the deal.
+import { checkDraw } from "./drawfair.js";
 
 export const CARD_NAMES = [..."23456789TJQKA"].flatMap((r) => [..."cdhs"].map((s) => r + s));
 const CARD_INDEX = Object.fromEntries(CARD_NAMES.map((name, i) => [name, i]));
@@ -233,6 +234,12 @@ export async function verifyRecord(record, { commitment = null, holeProof = null
   const holeMap = slots.hole || {};
   if (!validN || cut === null) {
     posProblems.push("players_dealt or cut missing");
+  } else if (record.game === "draw") {
+    // five-card draw: its own deal, draws and stub (drawfair.js, as protocol/draw.py)
+    const draw = await checkDraw(record, cut, opened);
+    posProblems.push(...draw.problems);
+    for (const p of draw.allowed) allowed.add(p);
+    seen.push(...draw.seen);
   } else {
     if (JSON.stringify(slots.board) !== JSON.stringify(boardSlots(n))) posProblems.push("board slots are not the deal order");
     if (slots.burn && JSON.stringify(slots.burn) !== JSON.stringify(burnSlots(n))) posProblems.push("burn slots are not the deal order");

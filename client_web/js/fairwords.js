@@ -76,10 +76,11 @@ function cutSentence(record, result, entry, you) {
   return { ok: true, text: fill(t("fwCutOther"), { p: player.name }) };
 }
 
-function holeSentence(result) {
+function holeSentence(result, record) {
   const check = checkOf(result, "chkHole", "chkHoleUnknown");
   if (!check) return null; // not dealt in: nothing of ours to check
-  if (check.ok === true) return { ok: true, text: t("fwHole") };
+  // (five-card draw: five cards dealt, and those drawn)
+  if (check.ok === true) return { ok: true, text: t(record.game === "draw" ? "fwHoleDraw" : "fwHole") };
   if (check.ok === false) return { ok: false, text: t("fwHoleBad"), why: `${check.detail}. ${t("fwDont")}` };
   return { ok: null, text: t("fwHoleNone") };
 }
@@ -99,7 +100,7 @@ export function plainSentences(record, result, entry, you) {
   const said = [
     ["cards", cardsSentence(record, result, entry.hole)],
     ["cut", cutSentence(record, result, entry, you)],
-    ["hole", holeSentence(result)],
+    ["hole", holeSentence(result, record)],
     ["signed", simple(result, "chkSignature", ["fwSigned", "fwSignedBad", "fwSignedNone"], false)],
     ["secret", simple(result, "chkNoRabbit", ["fwSecret", "fwSecretBad", null])],
     ["chips", simple(result, "chkChips", ["fwChips", "fwChipsBad", null])],

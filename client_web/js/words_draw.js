@@ -22,6 +22,7 @@ export const DRAW_EN = {
   stoodPatLog: "%p stood pat",
   reshuffledLog: " (the stub ran out: %n cards shuffled into a new one)",
   marked: "marked to discard",
+  fwHoleDraw: "Your five cards, and those you drew, were proven to you alone",
 };
 
 export const DRAW_FR = {
@@ -45,4 +46,5 @@ export const DRAW_FR = {
   stoodPatLog: "%p est servi",
   reshuffledLog: " (talon épuisé : %n cartes mélangées en un nouveau talon)",
   marked: "marquée pour être jetée",
+  fwHoleDraw: "Vos cinq cartes, et celles que vous avez tirées, vous ont été prouvées, à vous seul",
 };
