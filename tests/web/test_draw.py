@@ -24,6 +24,17 @@ from .test_cash_short import Raw
 from .wire import WirePlayer, check_or_call
 
 OpenClient = Callable[..., Client]
+TAMPER = """async ([table, invite]) => {
+  const { checkDraw } = await import('/js/drawfair.js');
+  const record = await (await fetch(`/api/hands/${table}/1.json?t=${invite}`)).json();
+  const opened = new Map(record.opened.map((o) => [o.position, o.card]));
+  const honest = (await checkDraw(record, record.cut, opened)).problems;
+  const drew = record.draws.find((d) => d.received.length);
+  drew.received = drew.received.map((slot) => (slot + 1) % 52);
+  return { honest, moved: (await checkDraw(record, record.cut, opened)).problems };
+}"""
+"""Checks the hand's record in the page with drawfair.js, then again with the slots of
+a draw's cards moved by one: problems only for the second."""
 CAVE = 5_000  # fpc « La cave est de 5 000 jetons »
 SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 """Two frames: the page laid out again for a new window size (main.js's resize handler)."""
@@ -277,5 +288,19 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
                 lambda c=client: "✓" in c.page.inner_text("#log"), f"{client.name}: cards checked"
             )
             assert "✗" not in client.page.inner_text("#log"), client.name
+        # the hand's signed record checks on Ana's phone: the draw's cards where the committed
+        # deck and stub order put them, her own five and the two she drew proven to her
+        page = ana.page
+        page.click("#history-open")
+        page.click(".hand-pick[data-hand='1']")
+        verdict = page.locator("#history .verdict[data-ok]")
+        verdict.wait_for()
+        assert verdict.get_attribute("data-ok") == "true", page.inner_text("#history-result")
+        said = page.inner_text("#history-result")
+        assert "Vos cinq cartes, et celles que vous avez tirées" in said
+        ana.shot("draw-record-360x640", full_page=False)
+        # and the page's check catches a record whose draw was dealt out of the committed order
+        tampered = page.evaluate(TAMPER, [table, invite])
+        assert tampered["honest"] == [] and tampered["moved"], tampered
     finally:
         host.close()
