@@ -14,17 +14,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import eval7
 
 from protocol import messages as m
 
 from .drawing import RANKS, HandClass, discards, hand_class, pair_rank
+from .mirror import TableMirror
 from .strategy import Decision, Strategy, View, chips_for
-
-if TYPE_CHECKING:
-    from .mirror import TableMirror
 
 __all__ = [
     "STRATEGIES",

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from protocol import messages as m
 
 from .drawing import discards
-
-if TYPE_CHECKING:
-    from .mirror import TableMirror
+from .mirror import TableMirror
 
 __all__ = ["Decision", "Strategy", "View", "chips_for"]
 
