@@ -80,3 +80,17 @@ def test_the_league_service_has_no_type_checking_import_of_a_caller() -> None:
         if guarded
     ]
     assert found == []
+
+
+def test_no_module_imports_under_type_checking() -> None:
+    """Issue 30: an import hidden under ``TYPE_CHECKING`` was how a part named its caller (the
+    table's parts their Table, the hand's mixins each other). None is left in the server, the
+    protocol or the bots: a part names what it needs of another as a Protocol of its own."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for package in ("server", "protocol", "bots")
+        for path, tree in _modules(package)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+    ]
+    assert found == []
