@@ -118,7 +118,7 @@ function storyView(record) {
   const box = el("div", "story");
   const names = Object.fromEntries((record.players || []).map((p) => [String(p.seat), p.name]));
   box.append(el("p", "", `${t("players")}: ${(record.players || []).map((p) => `${p.name} (${t("seat")} ${p.seat}${p.seat === record.button ? `, ${t("button")}` : ""}) ${fmt(p.stack)}`).join(" · ")}`));
-  box.append(cardsRow(`${t("board")}:`, record.board || []));
+  if (record.game !== "draw") box.append(cardsRow(`${t("board")}:`, record.board || [])); // (draw: no board)
   const streets = {};
   for (const a of record.actions || []) (streets[a.street] = streets[a.street] || []).push(a);
   const verbs = words().actions;

@@ -137,12 +137,13 @@ function seatPlace(record, seat, anchor) {
   return { x: 50 + 40 * Math.cos(angle), y: 50 + 38 * Math.sin(angle) };
 }
 
-function seatCards(step, seat, hole, you) {
-  const row = el("div", "cards rp-cards");
+// (five-card draw: five cards, ours as dealt)
+function seatCards(step, seat, hole, you, dealt) {
+  const row = el("div", dealt === 5 ? "cards rp-cards five" : "cards rp-cards");
   const shown = step.shown[seat];
   if (shown) row.append(...shown.map(cardNode));
-  else if (seat === you && hole && hole.length === 2) row.append(...hole.map(cardNode));
-  else row.append(cardNode(null), cardNode(null));
+  else if (seat === you && hole && hole.length === dealt) row.append(...hole.map(cardNode));
+  else row.append(...Array.from({ length: dealt }, () => cardNode(null)));
   return row;
 }
 
@@ -158,7 +159,7 @@ function seatNode(record, step, p, view) {
   const place = seatPlace(record, p.seat, view.anchor);
   box.style.left = `${place.x}%`;
   box.style.top = `${place.y}%`;
-  if (!folded) box.append(seatCards(step, p.seat, view.hole, view.you));
+  if (!folded) box.append(seatCards(step, p.seat, view.hole, view.you, record.game === "draw" ? 5 : 2));
   box.append(el("div", "rp-name", p.name));
   const stack = el("div", "rp-stack", fmt(step.stacks[p.seat]));
   if (step.allin.includes(p.seat) && !folded && step.stacks[p.seat] === 0 && step.kind !== "pot") stack.textContent = t("allin");

@@ -248,7 +248,7 @@ export const EN = {
   left: "leaves the table",
   sec: "s",
   ruling: "Ruling",
-  streets: { flop: "Flop", turn: "Turn", river: "River", preflop: "Preflop" },
+  streets: { flop: "Flop", turn: "Turn", river: "River", preflop: "Preflop", draw: "After the draw" },
   actions: {
     post_sb: "posts the small blind",
     post_bb: "posts the big blind",

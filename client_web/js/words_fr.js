@@ -245,7 +245,7 @@ export const FR = {
   left: "quitte la table",
   sec: "s",
   ruling: "Décision",
-  streets: { flop: "Flop", turn: "Turn", river: "River", preflop: "Préflop" },
+  streets: { flop: "Flop", turn: "Turn", river: "River", preflop: "Préflop", draw: "Après le tirage" },
   actions: {
     post_sb: "paie la petite blinde",
     post_bb: "paie la grosse blinde",
