@@ -299,6 +299,14 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
         said = page.inner_text("#history-result")
         assert "Vos cinq cartes, et celles que vous avez tirées" in said
         ana.shot("draw-record-360x640", full_page=False)
+        # the replayer steps through it to the end: five cards a seat, no board
+        page.click(".record[data-hand='1'] .replay-open")
+        page.wait_for_selector("#replay[open]")
+        page.keyboard.press("End")
+        assert not page.query_selector("#replay .rp-board .card")
+        assert len(page.query_selector_all("#replay .rp-cards.five")) == 4
+        ana.shot("draw-replay-360x640", full_page=False)
+        page.click("#rp-close")
         # and the page's check catches a record whose draw was dealt out of the committed order
         tampered = page.evaluate(TAMPER, [table, invite])
         assert tampered["honest"] == [] and tampered["moved"], tampered
