@@ -31,8 +31,9 @@ async function stubRanks(seed) {
   return new Map(keyed.map((x, k) => [x.p, k]));
 }
 
-// The positions each drawer is dealt (discards: the positions each discarded, in turn).
-async function replacements(n, cut, seed, discards) {
+// The positions each drawer is dealt (discards: the positions each discarded, in turn); a
+// new stub when the stub runs out. (Exported for the test that compares it with Python's.)
+export async function replacements(n, cut, seed, discards) {
   const ranks = await stubRanks(seed);
   let stub = [];
   for (let slot = 5 * n + 1; slot < DECK; slot++) stub.push(position(cut, slot));

@@ -18,6 +18,8 @@ from typing import Any
 import msgpack
 from playwright.sync_api import Page
 
+from protocol.draw import replacement_positions
+
 from .conftest import Client, WebServer, wait_until
 from .seen import assert_no_code, assert_seen
 from .test_cash_short import Raw
@@ -35,6 +37,10 @@ TAMPER = """async ([table, invite]) => {
 }"""
 """Checks the hand's record in the page with drawfair.js, then again with the slots of
 a draw's cards moved by one: problems only for the second."""
+STUB = """async ([seed, discards]) => {
+  const { replacements } = await import('/js/drawfair.js');
+  return replacements(6, 7, Uint8Array.from(seed), discards);
+}"""
 CAVE = 5_000  # fpc « La cave est de 5 000 jetons »
 SETTLED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 """Two frames: the page laid out again for a new window size (main.js's resize handler)."""
@@ -299,6 +305,14 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
         said = page.inner_text("#history-result")
         assert "Vos cinq cartes, et celles que vous avez tirées" in said
         ana.shot("draw-record-360x640", full_page=False)
+        # a new stub's order in the page is Python's (six players each drawing five: the
+        # stub of 21 runs out at the fifth)
+        seed = bytes(range(32))
+        discards = [[(7 + 6 * r + i) % 52 for r in range(5)] for i in range(6)]
+        want, stubs = replacement_positions(6, cut=7, seed=seed, discards=discards)
+        assert stubs == 1
+        got = page.evaluate(STUB, [list(seed), discards])
+        assert got == want
         # the replayer steps through it to the end: five cards a seat, no board
         page.click(".record[data-hand='1'] .replay-open")
         page.wait_for_selector("#replay[open]")
