@@ -44,7 +44,12 @@ export function systemText(season) {
   const points = season.points || "";
   let text = w[points] || points;
   if (points.startsWith("places:")) text = w.places.replace("%p", points.slice(7).split(",").map((n) => fmt(n)).join(", "));
-  if (isCash(season)) text = w.capital.replace("%c", fmt(points.includes(":") ? points.split(":")[1] : 40000));
+  if (isCash(season)) {
+    // fpc « LE FIVE-CARD DRAW »: its own season, « un capital de départ de 50 000 jetons »
+    const draw = season.game === "draw";
+    text = w.capital.replace("%c", fmt(points.includes(":") ? points.split(":")[1] : draw ? 50000 : 40000));
+    if (draw) text = `${t("drawGame")}${season.structure === "pot_limit" ? ` ${t("potLimit").toLowerCase()}` : ""} · ${text}`;
+  }
   if (season.best_of) text += ` · ${w.bestOf.replace("%n", season.best_of)}`;
   return text;
 }

@@ -69,6 +69,11 @@ function createSeason() {
     points,
     best_of: best > 0 && !points.startsWith("capital") ? best : undefined,
   };
+  // a cash season's game (fpc « Les caves sont spécifiques à chaque jeu ») and its betting
+  if (points.startsWith("capital") && $("se-game").value === "draw") {
+    message.game = "draw";
+    if ($("se-structure").value !== "no_limit") message.structure = $("se-structure").value;
+  }
   send("se-create", message, () => {
     $("se-name").value = "";
   });
@@ -137,7 +142,11 @@ function createEvent() {
 export function openCashTable(data, season) {
   const name = `${data.name} · ${season.name}`.slice(0, 40);
   clearError();
-  const message = { name, profile: "fpc", game: "cash", sb: 25, bb: 50, season: `${data.league}/${season.id}` };
+  // (a five-card draw season's tables deal draw: « Les Blinds sont de 50/100 jetons », « de
+  // 2 joueurs (minimum) à 6 joueurs (maximum) »)
+  const draw = season.game === "draw";
+  const message = { name, profile: "fpc", game: draw ? "draw" : "cash", sb: draw ? 50 : 25, bb: draw ? 100 : 50, season: `${data.league}/${season.id}` };
+  if (draw) message.max_seats = 6;
   createTable(message)
     .then((msg) => {
       if (msg.host) localStorage.setItem(KEY.host(msg.table), msg.host); // the table's host is us
@@ -165,6 +174,8 @@ export function renderForms(s) {
   show($("se-places-box"), points === "places");
   show($("se-capital-box"), points === "capital");
   show($("se-best-box"), points !== "capital");
+  show($("se-game-box"), points === "capital");
+  show($("se-structure-box"), points === "capital" && $("se-game").value === "draw");
   const kind = $("ev-kind").value;
   show($("ev-target-box"), kind === "satellite");
   show($("ev-seats-box"), kind === "satellite");
@@ -197,6 +208,12 @@ export function setupForms() {
     createEvent();
   });
   for (const id of ["se-points", "ev-kind", "ev-stop-mode"]) $(id).addEventListener("change", () => store.update());
+  $("se-game").addEventListener("change", () => {
+    // each game's capital as the book gives it (cash 40,000; five-card draw 50,000)
+    const [from, to] = $("se-game").value === "draw" ? ["40000", "50000"] : ["50000", "40000"];
+    if ($("se-capital").value === from) $("se-capital").value = to;
+    store.update();
+  });
   $("ev-qualified").addEventListener("input", () => store.update());
   $("lg-cash-copy").addEventListener("click", () => copyFrom("lg-cash-link", "lg-cash-copy"));
 }

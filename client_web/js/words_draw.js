@@ -8,6 +8,7 @@ export const DRAW_EN = {
   potLimit: "Pot limit",
   maxSize: "max", // pot limit: the largest raise, the pot's
   drawGame: "5-card draw",
+  gameHoldem: "Hold'em",
   drawHint: "Tap the cards you throw away (at most %n).",
   drawMarked: "%n of %max marked",
   discardN: "Discard %n",
@@ -32,6 +33,7 @@ export const DRAW_FR = {
   potLimit: "Pot limit",
   maxSize: "max",
   drawGame: "Five-card draw",
+  gameHoldem: "Hold'em",
   drawHint: "Touchez les cartes à jeter (%n au plus).",
   drawMarked: "%n sur %max marquées",
   discardN: "Jeter %n",
