@@ -23,6 +23,7 @@ from protocol.draw import replacement_positions
 from .conftest import Client, WebServer, wait_until
 from .seen import assert_no_code, assert_seen
 from .test_cash_short import Raw
+from .test_leagues import create_account
 from .wire import WirePlayer, check_or_call
 
 OpenClient = Callable[..., Client]
@@ -326,3 +327,43 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
         assert tampered["honest"] == [] and tampered["moved"], tampered
     finally:
         host.close()
+
+
+def test_a_director_opens_a_draw_cash_season_and_its_table(
+    web_server: WebServer, open_client: OpenClient
+) -> None:
+    """fpc « LE FIVE-CARD DRAW »: its own season (« un capital de départ de 50 000 jetons »)
+    opened from the league's form on a phone, and its table, which deals draw at 50/100."""
+    director = open_client("director", locale="fr-FR", viewport=(360, 640))
+    page = director.page
+    page.goto(web_server.base + "/")
+    page.wait_for_selector("#create-form")
+    create_account(page, "dirdraw", "Dora")
+    page.wait_for_selector("#leagues-panel", state="visible")
+    page.fill("#lg-new-name", "Fermé")
+    page.click("#lg-create")
+    page.wait_for_selector("#league-created", state="visible")
+    page.click("#league-open")
+    page.wait_for_selector("#lg-season-panel", state="visible")
+    page.fill("#se-name", "Draw 2026")
+    page.select_option("#se-points", "capital")
+    page.wait_for_selector("#se-game-box", state="visible")
+    assert page.locator("#se-structure-box").is_hidden()
+    page.select_option("#se-game", "draw")
+    assert page.input_value("#se-capital") == "50000"
+    page.select_option("#se-structure", "pot_limit")
+    assert_seen(page, "#se-game", "#se-structure", who="director")
+    page.click("#se-create")
+    season = ".lg-season:has(h2:text-is('Draw 2026'))"
+    page.wait_for_selector(f"{season} .lg-empty")
+    said = page.inner_text(season).replace("\u202f", " ")
+    assert "Five-card draw pot limit" in said and "50 000" in said, said
+    page.click(f"{season} button.lg-cash-open")
+    page.wait_for_selector("#lg-cash-created", state="visible")
+    link = page.input_value("#lg-cash-link").replace("localhost", "127.0.0.1")
+    page.goto(link)
+    page.wait_for_function(
+        "() => (document.getElementById('info').textContent || '')"
+        ".startsWith('fpc · Five-card draw · Pot limit · 50/100')"
+    )
+    director.shot("draw-season-table-360x640", full_page=False)
