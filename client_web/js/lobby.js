@@ -63,7 +63,8 @@ function renderCashFields() {
   const profile = $("c-profile").value;
   const cash = isCash();
   const cashWords = words().cashProfiles;
-  $("c-profile-hint").textContent = cash
+  const fpcDraw = profile === "fpc" && isDrawGame(); // fpc « LE FIVE-CARD DRAW »
+  $("c-profile-hint").textContent = fpcDraw ? t("drawFpc") : cash
     ? cashWords[profile] || cashWords.other
     : words().profiles[profile] || "";
   $("c-cash").hidden = !cash;
@@ -79,7 +80,7 @@ function renderCashFields() {
     }
     input.step = String(d.sb);
   }
-  $("c-limits-hint").textContent = d.fpc ? fill("cashLimitsFpc", d) : fill("cashLimitsHint", d);
+  $("c-limits-hint").textContent = fpcDraw ? t("drawCave") : d.fpc ? fill("cashLimitsFpc", d) : fill("cashLimitsHint", d);
   $("c-rake-box").hidden = d.fpc;
   $("c-rake-cap-box").hidden = d.fpc;
   $("c-rake-hint").hidden = d.fpc;

@@ -3,6 +3,8 @@
 
 export const DRAW_EN = {
   gameDraw: "Cash game, five-card draw",
+  drawFpc: "Friends Poker Club five-card draw: one cave of 5,000, blinds 50/100 that never rise, 2 to 6 players, a new cave once out of chips, no rake.",
+  drawCave: "The club's cave: 5,000, no more, no less.",
   structure: "Betting",
   noLimit: "No limit",
   potLimit: "Pot limit",
@@ -28,6 +30,8 @@ export const DRAW_EN = {
 
 export const DRAW_FR = {
   gameDraw: "Cash game, five-card draw",
+  drawFpc: "Five-card draw du Friends Poker Club : une cave de 5 000, blindes 50/100 qui n'augmentent pas, de 2 à 6 joueurs, une nouvelle cave une fois sans jetons, pas de rake.",
+  drawCave: "La cave du club : 5 000, ni plus ni moins.",
   structure: "Mises",
   noLimit: "No limit",
   potLimit: "Pot limit",
