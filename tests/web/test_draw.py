@@ -144,6 +144,7 @@ def test_a_draw_hand_on_a_phone_and_a_laptop(
     page.select_option("#c-game", "draw")
     page.wait_for_selector("#c-structure-box", state="visible")
     assert page.input_value("#c-min") == page.input_value("#c-max") == str(CAVE)
+    assert page.inner_text("#c-limits-hint") == "The club's cave: 5,000, no more, no less."
     page.select_option("#c-structure", "pot_limit")
     page.fill("#c-seats", "6")
     page.click("#create")
