@@ -154,8 +154,13 @@ def test_a_stored_nickname_that_is_reserved_is_asked_again(
             page.click(f".seat[data-seat='{seat}'] button.sit")
             page.wait_for_selector(f".seat.you[data-seat='{seat}']")
             assert f"Ana {size}" in page.inner_text(f".seat[data-seat='{seat}']")
-            box = page.locator(f".seat[data-seat='{seat}']").bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport[0]
+            # the seat is drawn again as the table's state comes: its box once it is shown
+            box = wait_until(
+                lambda p=page, s=seat: p.locator(f".seat[data-seat='{s}']").bounding_box(),
+                "the seat's box",
+                5,
+            )
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport[0]
             client.shot(f"reserved-nickname-{size}", full_page=False)
     finally:
         creator.close()
